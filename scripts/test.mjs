@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+// Node 20's test runner takes no globs: list the test files here and hand them to `node --test` through tsx.
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join, relative } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const only = process.argv.slice(2);
+const suites = only.length > 0 ? only : ["test/unit", "test/e2e"];
+
+function list(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "fixtures" ? [] : list(path);
+    return /\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+const files = suites
+  .flatMap((suite) => list(join(root, suite)))
+  .map((file) => relative(root, file))
+  .sort();
+if (files.length === 0) {
+  console.error(`no test files under ${suites.join(", ")}`);
+  process.exit(1);
+}
+const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
+  cwd: root,
+  stdio: "inherit",
+});
+process.exit(result.status ?? 1);

@@ -1,0 +1,214 @@
+// Core records → A2A 0.3 wire objects (Task, events, AgentCard). Shared by the stdio bridge and `run --json`.
+import type { DispatcherEvent } from "../core/dispatcher.js";
+import { promptEnvelope } from "../core/hitl.js";
+import type { StreamName } from "../core/output-log.js";
+import { isTerminal } from "../core/task.js";
+import type { StreamView, TaskView } from "../core/task-record.js";
+import { ADAPTER_NAME, ADAPTER_URI, HITL_URI, MODES } from "../core/uris.js";
+
+export const SERVICE_PARAMETERS = "a2a-service-parameters";
+
+export interface WireTextPart {
+  kind: "text";
+  text: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface WireMessage {
+  kind: "message";
+  messageId: string;
+  role: "agent" | "user";
+  parts: WireTextPart[];
+  taskId?: string;
+  contextId?: string;
+  metadata?: Record<string, unknown>;
+  extensions?: string[];
+}
+
+export interface WireStatus {
+  state: TaskView["state"];
+  timestamp: string;
+  message?: WireMessage;
+  fail_kind?: "application" | "infrastructure";
+}
+
+export interface WireArtifact {
+  artifactId: StreamName;
+  name: StreamName;
+  parts: WireTextPart[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface WireTask {
+  kind: "task";
+  id: string;
+  contextId: string;
+  status: WireStatus;
+  artifacts?: WireArtifact[];
+  history?: unknown[];
+  metadata: Record<string, unknown>;
+}
+
+export type WireEvent =
+  | { kind: "status-update"; taskId: string; contextId: string; status: WireStatus; final: boolean }
+  | {
+      kind: "artifact-update";
+      taskId: string;
+      contextId: string;
+      artifact: WireArtifact;
+      append: boolean;
+      lastChunk: boolean;
+    };
+
+export function statusOf(task: TaskView): WireStatus {
+  const status: WireStatus = { state: task.state, timestamp: task.updatedAt };
+  if (task.state === "input-required" && task.prompt) {
+    status.message = {
+      kind: "message",
+      messageId: task.prompt.id,
+      role: "agent",
+      parts: [{ kind: "text", text: task.prompt.text }],
+      taskId: task.id,
+      contextId: task.contextId,
+      metadata: { [HITL_URI]: promptEnvelope(task.prompt) },
+      extensions: [HITL_URI],
+    };
+  } else if (task.statusText) {
+    status.message = {
+      kind: "message",
+      messageId: `${task.id}-${task.state}`,
+      role: "agent",
+      parts: [{ kind: "text", text: task.statusText }],
+      taskId: task.id,
+      contextId: task.contextId,
+    };
+  }
+  if (task.state === "failed" && task.failKind) status.fail_kind = task.failKind;
+  return status;
+}
+
+function artifactOf(stream: StreamName, view: StreamView): WireArtifact {
+  return {
+    artifactId: stream,
+    name: stream,
+    parts: view.chunks.map((chunk) => ({ kind: "text", text: chunk.text, metadata: { seq: chunk.seq } })),
+    metadata: { total_bytes: view.totalBytes, dropped_bytes: view.droppedBytes },
+  };
+}
+
+export interface TaskOptions {
+  historyLength?: number;
+}
+
+export function taskOf(task: TaskView, options: TaskOptions = {}): WireTask {
+  const wire: WireTask = {
+    kind: "task",
+    id: task.id,
+    contextId: task.contextId,
+    status: statusOf(task),
+    metadata: metadataOf(task),
+  };
+  if (task.output) {
+    wire.artifacts = (["stdout", "stderr"] as const)
+      .filter((stream) => (task.output as NonNullable<TaskView["output"]>)[stream].totalBytes > 0)
+      .map((stream) => artifactOf(stream, (task.output as NonNullable<TaskView["output"]>)[stream]));
+  }
+  if (task.message && options.historyLength !== 0) {
+    wire.history = [{ kind: "message", ...task.message, taskId: task.id, contextId: task.contextId }];
+  }
+  return wire;
+}
+
+function metadataOf(task: TaskView): Record<string, unknown> {
+  const metadata: Record<string, unknown> = {};
+  if (task.envelope) {
+    metadata[ADAPTER_URI] = {
+      adapter: task.envelope.adapter,
+      mode: task.envelope.mode,
+      working_dir: task.workingDir ?? null,
+      timeout_seconds: task.envelope.timeout_seconds,
+      deadline: task.deadline ?? null,
+      exit_code: task.exitCode,
+      signal: task.signal,
+      fail_kind: task.failKind ?? null,
+      reason: task.reason ?? null,
+      started_at: task.startedAt ?? null,
+      ended_at: task.endedAt ?? null,
+    };
+  } else {
+    metadata[ADAPTER_URI] = {
+      dispatch: "echo",
+      exit_code: task.exitCode,
+      started_at: task.startedAt ?? null,
+      ended_at: task.endedAt ?? null,
+    };
+  }
+  if (task.extensions.length > 0) metadata[SERVICE_PARAMETERS] = { "A2A-Extensions": task.extensions.join(", ") };
+  return metadata;
+}
+
+/** A dispatcher event as the A2A 0.3 event it is on the wire; undefined for output with no text. */
+export function eventOf(event: DispatcherEvent): WireEvent | undefined {
+  if (event.type === "status") {
+    return {
+      kind: "status-update",
+      taskId: event.task.id,
+      contextId: event.task.contextId,
+      status: statusOf(event.task),
+      final: isTerminal(event.task.state),
+    };
+  }
+  if (event.text === "") return undefined;
+  return {
+    kind: "artifact-update",
+    taskId: event.taskId,
+    contextId: event.contextId,
+    artifact: {
+      artifactId: event.stream,
+      name: event.stream,
+      parts: [{ kind: "text", text: event.text, metadata: { seq: event.seq } }],
+    },
+    append: !event.first,
+    lastChunk: false,
+  };
+}
+
+export function agentCard(version: string, instanceId: string) {
+  return {
+    name: "adapter-command",
+    description: "Runs allowlisted adapter-command/v1 envelopes under a deadline and reports truthful task state.",
+    url: `stdio://adapter-command/${instanceId}`,
+    version,
+    protocolVersion: "0.3.0",
+    preferredTransport: "JSONRPC",
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extensions: [
+        {
+          uri: ADAPTER_URI,
+          description: "Bounded adapter execution",
+          required: false,
+          params: { adapters: [ADAPTER_NAME], modes: [...MODES], input_modes: ["text-line"] },
+        },
+        {
+          uri: HITL_URI,
+          description: "Human-in-the-loop prompts on text-line adapter commands",
+          required: false,
+          params: {},
+        },
+      ],
+    },
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: [
+      {
+        id: "adapter-command",
+        name: "Bounded adapter command",
+        description: "Runs sandbox-agent-runner in plan or assess mode",
+        tags: ["adapter", "sandbox"],
+      },
+    ],
+    metadata: { instance_id: instanceId },
+  };
+}

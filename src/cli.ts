@@ -1,0 +1,128 @@
+// The command-line program: the one place where the parts are wired together, and results become exit codes.
+import { readFileSync } from "node:fs";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { EXIT } from "./commands/exit-codes.js";
+
+const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+export const VERSION = pkg.version;
+
+const positiveInt = (value: string) => {
+  if (!/^[1-9]\d*$/.test(value))
+    throw new InvalidArgumentError(`expected a whole number of at least 1, found "${value}"`);
+  return Number(value);
+};
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+export async function main(argv: string[]): Promise<number> {
+  let code: number = EXIT.ok;
+  const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
+  const program = new Command()
+    .name("adapter-command")
+    .description(
+      "Validate, run and serve adapter-command/v1 envelopes: bounded adapter commands for A2A orchestrators.",
+    )
+    .version(VERSION, "-V, --version")
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => process.stdout.write(text),
+      writeErr: (text) => process.stderr.write(text),
+    })
+    .showHelpAfterError("(run adapter-command --help for usage)");
+
+  program
+    .command("validate")
+    .description("check envelope files the way the runtime will; print every problem")
+    .argument("<file...>", "JSON files: send params, a message or a bare envelope")
+    .option("--json", "one JSON object per file, on stdout")
+    .option("--workspace <dir>", "also check the working directory and files against this workspace")
+    .action(async (files: string[], options: { json?: boolean; workspace?: string }) => {
+      const { validateFiles } = await import("./commands/validate-files.js");
+      code = await validateFiles(files, options, io);
+    });
+
+  program
+    .command("run")
+    .description("validate a file, run it, and show the task live")
+    .argument("<file>", "a JSON file: send params, a message or a bare envelope")
+    .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", process.cwd())
+    .addOption(
+      new Option("--input-mode <mode>", "detect prompts even without input_mode in the envelope").choices([
+        "text-line",
+      ]),
+    )
+    .option("--answer <text>", "an answer for the next prompt (repeatable; then stdin lines)", collect, [])
+    .option("--json", "print the task's A2A events as NDJSON instead of the output")
+    .option("--no-tui", "no interactive UI, even in a terminal")
+    .addOption(new Option("--settle-ms <ms>", "quiet time before a prompt is raised").argParser(positiveInt).hideHelp())
+    .action(
+      async (
+        file: string,
+        options: {
+          workspace: string;
+          inputMode?: "text-line";
+          answer: string[];
+          json?: boolean;
+          tui: boolean;
+          settleMs?: number;
+        },
+      ) => {
+        const { runCommand } = await import("./commands/run.js");
+        code = await runCommand(
+          file,
+          {
+            workspace: options.workspace,
+            ...(options.inputMode ? { inputMode: options.inputMode } : {}),
+            answer: options.answer,
+            json: options.json === true,
+            tui: options.tui,
+            ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+          },
+          io,
+        );
+      },
+    );
+
+  program
+    .command("serve")
+    .description("serve A2A 0.3 JSON-RPC over stdio (NDJSON), backed by the same dispatcher")
+    .requiredOption("--stdio", "speak JSON-RPC on stdin/stdout")
+    .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", process.cwd())
+    .option("--instance <id>", "this runtime's instance id (default: a new UUID)")
+    .option("--max-concurrent <n>", "commands running at once; more wait in submitted", positiveInt, 4)
+    .option("--state-dir <dir>", "journal tasks here so they survive a restart")
+    .addOption(
+      new Option("--max-line-bytes <n>", "the longest request line accepted").argParser(positiveInt).hideHelp(),
+    )
+    .addOption(new Option("--settle-ms <ms>", "quiet time before a prompt is raised").argParser(positiveInt).hideHelp())
+    .action(
+      async (options: {
+        workspace: string;
+        instance?: string;
+        maxConcurrent: number;
+        stateDir?: string;
+        maxLineBytes?: number;
+        settleMs?: number;
+      }) => {
+        const { serveStdio } = await import("./rpc/serve.js");
+        code = await serveStdio({ ...options, version: VERSION }, io);
+      },
+    );
+
+  program
+    .command("schema")
+    .description("print the JSON Schema of the envelope")
+    .action(async () => {
+      const { envelopeJsonSchema } = await import("./core/json-schema.js");
+      process.stdout.write(`${JSON.stringify(envelopeJsonSchema(), null, 2)}\n`);
+    });
+
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    throw error;
+  }
+  return code;
+}

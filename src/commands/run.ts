@@ -1,0 +1,98 @@
+// `adapter-command run`: validates one file, dispatches it, shows it live and turns the outcome into an exit code.
+import { readFile } from "node:fs/promises";
+import { Dispatcher } from "../core/dispatcher.js";
+import { analyzeInput, parseJsonText } from "../core/envelope.js";
+import { CoreError } from "../core/errors.js";
+import type { Problem } from "../core/problems.js";
+import { isTerminal } from "../core/task.js";
+import type { TaskView } from "../core/task-record.js";
+import { AnswerSource, answerPrompts } from "../ui/answers.js";
+import { attachJson } from "../ui/json.js";
+import { paintFor } from "../ui/paint.js";
+import { attachPlain } from "../ui/plain.js";
+import { EXIT, exitCodeOf } from "./exit-codes.js";
+import { formatVerdict } from "./validate.js";
+
+export interface RunOptions {
+  workspace: string;
+  inputMode?: "text-line";
+  answer: string[];
+  json: boolean;
+  tui: boolean;
+  settleMs?: number;
+}
+
+export interface Io {
+  stdin: NodeJS.ReadStream;
+  stdout: NodeJS.WriteStream;
+  stderr: NodeJS.WriteStream;
+}
+
+export async function runCommand(file: string, options: RunOptions, io: Io): Promise<number> {
+  const say = (line: string) => io.stderr.write(`adapter-command: ${line}\n`);
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    say(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    return EXIT.usage;
+  }
+  const parsed = parseJsonText(text);
+  const analysis = parsed.ok ? analyzeInput(parsed.value) : { valid: false as const, errors: [parsed.problem] };
+  const dispatcher = new Dispatcher({
+    workspace: options.workspace,
+    maxConcurrent: 1,
+    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+  });
+
+  const useTui = options.tui && !options.json && io.stdout.isTTY === true;
+  if (useTui) {
+    const { runInk } = await import("../ui/ink/run-ink.js");
+    return runInk(dispatcher, analysis, { file, inputMode: options.inputMode }, io, reportRejection);
+  }
+
+  const attached = options.json
+    ? attachJson(dispatcher, undefined, io.stdout)
+    : attachPlain(dispatcher, undefined, io.stdout, io.stderr);
+  let task: TaskView;
+  try {
+    task = dispatcher.submit({ analysis, hitlActivated: true, forceTextLine: options.inputMode === "text-line" });
+  } catch (error) {
+    attached.off();
+    return reportRejection(error, file, io);
+  }
+  const answers = new AnswerSource(options.answer, io.stdin);
+  const stopAnswering = answerPrompts(dispatcher, task.id, answers, say);
+  let interrupts = 0;
+  const onSignal = () => {
+    interrupts += 1;
+    if (interrupts === 1) {
+      say("canceling the task (again to stop at once)");
+      if (!isTerminal(dispatcher.get(task.id, false).state)) dispatcher.cancel(task.id);
+    } else void dispatcher.shutdown();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  try {
+    await dispatcher.settled(task.id);
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    stopAnswering();
+    answers.close();
+  }
+  const ended = dispatcher.get(task.id, false);
+  await attached.flow.drained();
+  attached.off();
+  if (!options.json && ended.state !== "completed") say(ended.statusText ?? ended.state);
+  return exitCodeOf(ended);
+}
+
+/** Prints why a file was refused; the exit code says nothing ran. */
+export function reportRejection(error: unknown, file: string, io: Io): number {
+  if (!(error instanceof CoreError) || error.code !== "envelope_rejected") throw error;
+  const errors = (error.data.errors ?? []) as Problem[];
+  io.stderr.write(`${formatVerdict({ file, valid: false, errors, warnings: [] }, paintFor(io.stderr))}\n`);
+  io.stderr.write(`adapter-command: ${error.message}; nothing ran\n`);
+  return EXIT.rejected;
+}

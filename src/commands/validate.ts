@@ -1,0 +1,85 @@
+// `adapter-command validate`: checks files the way the runtime will, and reports every problem.
+import { readFile } from "node:fs/promises";
+import { analyzeInput, type Envelope, type Problem, parseJsonText } from "../core/envelope.js";
+import { place } from "../core/workspace.js";
+import type { Paint } from "../ui/paint.js";
+
+export interface FileVerdict {
+  file: string;
+  valid: boolean;
+  dispatch?: "adapter-command" | "echo";
+  errors: Problem[];
+  warnings: Problem[];
+  envelope?: Envelope;
+}
+
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
+
+export async function validateFile(file: string, workspace: string | undefined): Promise<FileVerdict> {
+  let text: string;
+  try {
+    const buffer = await readFile(file);
+    if (buffer.length > MAX_FILE_BYTES) {
+      return failed(file, {
+        path: "",
+        code: "file_too_large",
+        message: `expected at most ${MAX_FILE_BYTES} bytes, found ${buffer.length}`,
+      });
+    }
+    text = buffer.toString("utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    return failed(file, { path: "", code: "file_unreadable", message: `expected a readable file, found ${reason}` });
+  }
+  const parsed = parseJsonText(text);
+  if (!parsed.ok) return failed(file, parsed.problem);
+  const analysis = analyzeInput(parsed.value);
+  if (!analysis.valid) {
+    return {
+      file,
+      valid: false,
+      ...(analysis.dispatch ? { dispatch: analysis.dispatch } : {}),
+      errors: analysis.errors,
+      warnings: [],
+    };
+  }
+  if (analysis.dispatch === "echo") return { file, valid: true, dispatch: "echo", errors: [], warnings: [] };
+  const verdict: FileVerdict = {
+    file,
+    valid: true,
+    dispatch: "adapter-command",
+    errors: [],
+    warnings: [],
+    envelope: analysis.envelope,
+  };
+  if (workspace !== undefined) {
+    const placed = place(workspace, analysis.envelope, analysis.envelopePath);
+    verdict.warnings = placed.warnings;
+    if (!placed.ok) {
+      verdict.valid = false;
+      verdict.errors = placed.errors;
+    }
+  }
+  return verdict;
+}
+
+function failed(file: string, problem: Problem): FileVerdict {
+  return { file, valid: false, errors: [problem], warnings: [] };
+}
+
+export function formatVerdict(verdict: FileVerdict, paint: Paint): string {
+  const head = verdict.valid
+    ? `${paint.green("valid")}    ${verdict.file} (${verdict.dispatch === "echo" ? "echo dispatch" : `${verdict.envelope?.mode} via ${verdict.envelope?.adapter}`})`
+    : `${paint.red("invalid")}  ${verdict.file}`;
+  const lines = [head];
+  for (const problem of verdict.errors)
+    lines.push(`  ${paint.red("error")}   ${where(problem)}${problem.message} ${paint.dim(`[${problem.code}]`)}`);
+  for (const problem of verdict.warnings)
+    lines.push(`  ${paint.yellow("warning")} ${where(problem)}${problem.message} ${paint.dim(`[${problem.code}]`)}`);
+  return lines.join("\n");
+}
+
+function where(problem: Problem): string {
+  if (problem.line !== undefined) return `${problem.line}:${problem.column}: `;
+  return problem.path ? `${problem.path}: ` : "";
+}

@@ -1,0 +1,173 @@
+// Reads an input (send params, a bare message or a bare envelope) and decides how it dispatches, or why it can't.
+import * as v from "valibot";
+import { type Envelope, EnvelopeSchema, type Message, MessageSchema, SendParamsSchema } from "./envelope-schema.js";
+import { joinPointer, pointer } from "./json-pointer.js";
+import { type Problem, problemsFromIssues } from "./problems.js";
+import { ADAPTER_URI } from "./uris.js";
+
+export type { Envelope, Message, Problem };
+
+export type Analysis =
+  | { valid: true; dispatch: "adapter-command"; envelope: Envelope; envelopePath: string; message?: Message }
+  | { valid: true; dispatch: "echo"; message: Message }
+  | { valid: false; dispatch?: "adapter-command" | "echo"; errors: Problem[] };
+
+export type Shape = "send-params" | "message" | "envelope";
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** Which of the three file shapes a value is (CONTRACT section 2). */
+export function shapeOf(value: Record<string, unknown>): Shape {
+  if ("message" in value) return "send-params";
+  if ("parts" in value || "role" in value || value.kind === "message") return "message";
+  return "envelope";
+}
+
+/** Analyses any of the three file shapes. */
+export function analyzeInput(value: unknown): Analysis {
+  if (!isRecord(value)) {
+    return invalid([
+      {
+        path: "",
+        code: "wrong_type",
+        message: `expected a JSON object (send params, a message or an envelope), found ${describeType(value)}`,
+      },
+    ]);
+  }
+  switch (shapeOf(value)) {
+    case "send-params":
+      return analyzeSendParams(value);
+    case "message":
+      return analyzeMessage(value);
+    case "envelope":
+      return analyzeEnvelope(value, "");
+  }
+}
+
+/** Analyses A2A MessageSendParams: what `message/send` carries and shape A of a file. */
+export function analyzeSendParams(value: unknown): Analysis {
+  const parsed = v.safeParse(SendParamsSchema, value);
+  const errors = parsed.success ? [] : problemsFromIssues(parsed.issues, "");
+  if (!isRecord(value)) return invalid(errors);
+  const message = isRecord(value.message) ? value.message : {};
+  const inMessage = envelopeAt(message.metadata);
+  const inParams = envelopeAt(value.metadata);
+  const messagePath = joinPointer("/message/metadata", ADAPTER_URI);
+  const paramsPath = joinPointer("/metadata", ADAPTER_URI);
+  if (inMessage.present && inParams.present && !sameJson(inMessage.value, inParams.value)) {
+    errors.push({
+      path: paramsPath,
+      code: "envelope_conflict",
+      message: `expected one envelope, found two that differ (here and at ${messagePath})`,
+    });
+  }
+  if (inMessage.present || inParams.present) {
+    const [raw, path] = inMessage.present ? [inMessage.value, messagePath] : [inParams.value, paramsPath];
+    return withEnvelope(raw, path, errors, parsed.success ? parsed.output.message : undefined);
+  }
+  return echo(parsed.success ? parsed.output.message : undefined, value.message, "/message", errors);
+}
+
+function analyzeMessage(value: Record<string, unknown>): Analysis {
+  const parsed = v.safeParse(MessageSchema, value);
+  const errors = parsed.success ? [] : problemsFromIssues(parsed.issues, "");
+  const found = envelopeAt(value.metadata);
+  if (found.present) {
+    return withEnvelope(
+      found.value,
+      joinPointer("/metadata", ADAPTER_URI),
+      errors,
+      parsed.success ? parsed.output : undefined,
+    );
+  }
+  return echo(parsed.success ? parsed.output : undefined, value, "", errors);
+}
+
+function analyzeEnvelope(value: unknown, path: string): Analysis {
+  return withEnvelope(value, path, [], undefined);
+}
+
+function withEnvelope(raw: unknown, path: string, errors: Problem[], message: Message | undefined): Analysis {
+  const parsed = v.safeParse(EnvelopeSchema, raw);
+  if (!parsed.success) errors.push(...problemsFromIssues(parsed.issues, path));
+  if (errors.length > 0 || !parsed.success) return invalid(errors, "adapter-command");
+  return {
+    valid: true,
+    dispatch: "adapter-command",
+    envelope: parsed.output,
+    envelopePath: path,
+    ...(message ? { message } : {}),
+  };
+}
+
+function echo(message: Message | undefined, raw: unknown, path: string, errors: Problem[]): Analysis {
+  const parts = isRecord(raw) && Array.isArray(raw.parts) ? raw.parts : undefined;
+  if (parts && !parts.some((p) => isRecord(p) && p.kind === "text" && typeof p.text === "string")) {
+    errors.push({
+      path: `${path}${pointer("parts")}`,
+      code: "echo_without_text",
+      message: `expected at least one text part for the echo dispatch, found ${parts.length === 0 ? "no parts" : "none"}`,
+    });
+  }
+  if (errors.length > 0 || !message) return invalid(errors, "echo");
+  return { valid: true, dispatch: "echo", message };
+}
+
+/** The text parts of a message joined by newlines (AIWG_A2A_MESSAGE, and the echo's output). */
+export function messageText(message: Message | undefined): string {
+  if (!message) return "";
+  return message.parts
+    .flatMap((part) => (part.kind === "text" && typeof part.text === "string" ? [part.text] : []))
+    .join("\n");
+}
+
+/** The REQUEST argument of a valid envelope. */
+export const requestOf = (envelope: Envelope): string => envelope.command[3];
+
+function envelopeAt(metadata: unknown): { present: boolean; value?: unknown } {
+  if (!isRecord(metadata) || !(ADAPTER_URI in metadata)) return { present: false };
+  return { present: true, value: metadata[ADAPTER_URI] };
+}
+
+function invalid(errors: Problem[], dispatch?: "adapter-command" | "echo"): Analysis {
+  return { valid: false, ...(dispatch ? { dispatch } : {}), errors };
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "undefined";
+}
+
+/** Parses JSON text; a syntax error becomes a problem with line and column. */
+export function parseJsonText(text: string): { ok: true; value: unknown } | { ok: false; problem: Problem } {
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  try {
+    return { ok: true, value: JSON.parse(body) };
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    const match = /at position (\d+)/.exec(detail);
+    const offset = match ? Number(match[1]) : body.length;
+    const before = body.slice(0, offset);
+    const line = before.split("\n").length;
+    const column = offset - before.lastIndexOf("\n");
+    const reason = detail.replace(/\s*in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, "");
+    return {
+      ok: false,
+      problem: { path: "", code: "json_syntax", message: `expected valid JSON, found: ${reason}`, line, column },
+    };
+  }
+}

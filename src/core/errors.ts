@@ -1,0 +1,44 @@
+// Transport-free errors: each front end maps these codes in one table of its own.
+export type CoreErrorCode =
+  | "envelope_rejected"
+  | "invalid_params"
+  | "task_not_found"
+  | "task_not_cancelable"
+  | "hitl_unknown"
+  | "hitl_invalid"
+  | "busy"
+  | "shutting_down";
+
+export type HitlReason =
+  | "no_live_binding"
+  | "context_mismatch"
+  | "unknown_or_answered"
+  | "deadline_passed"
+  | "restricted_responder"
+  | "delivery_failed";
+
+export interface ValidationError {
+  path: string;
+  keyword: string;
+  message: string;
+}
+
+export interface CoreErrorData {
+  errors?: Array<{ path: string; code: string; message: string }>;
+  reason?: HitlReason;
+  prompt_id?: string;
+  validation_errors?: ValidationError[];
+  task_id?: string;
+  state?: string;
+}
+
+export class CoreError extends Error {
+  constructor(
+    readonly code: CoreErrorCode,
+    message: string,
+    readonly data: CoreErrorData = {},
+  ) {
+    super(message);
+    this.name = "CoreError";
+  }
+}

@@ -1,0 +1,60 @@
+// A bounded record of one stream's output: the first part and the most recent, and a count of what fell between.
+export type StreamName = "stdout" | "stderr";
+
+export interface OutputChunk {
+  seq: number;
+  stream: StreamName;
+  text: string;
+  /** UTF-8 byte length of `text`. */
+  bytes: number;
+}
+
+export class OutputLog {
+  private readonly head: OutputChunk[] = [];
+  private readonly tail: OutputChunk[] = [];
+  private headBytes = 0;
+  private tailBytes = 0;
+  private tailStart = 0;
+  droppedBytes = 0;
+  totalBytes = 0;
+
+  /** `limit` bytes at most are kept: half for the head, half for the tail (whole chunks, so one chunk may overshoot). */
+  constructor(readonly limit: number) {}
+
+  append(chunk: OutputChunk): void {
+    this.totalBytes += chunk.bytes;
+    if (this.headBytes + chunk.bytes <= this.limit / 2 && this.tail.length === this.tailStart) {
+      this.head.push(chunk);
+      this.headBytes += chunk.bytes;
+      return;
+    }
+    this.tail.push(chunk);
+    this.tailBytes += chunk.bytes;
+    while (this.tailBytes > this.limit / 2 && this.tail.length - this.tailStart > 1) {
+      const old = this.tail[this.tailStart++] as OutputChunk;
+      this.tailBytes -= old.bytes;
+      this.droppedBytes += old.bytes;
+    }
+    // Compact now and then so dropped chunks are really freed.
+    if (this.tailStart > 1024 && this.tailStart * 2 > this.tail.length) {
+      this.tail.splice(0, this.tailStart);
+      this.tailStart = 0;
+    }
+  }
+
+  chunks(): OutputChunk[] {
+    return [...this.head, ...this.tail.slice(this.tailStart)];
+  }
+
+  get keptBytes(): number {
+    return this.headBytes + this.tailBytes;
+  }
+
+  static restore(limit: number, chunks: OutputChunk[], droppedBytes: number): OutputLog {
+    const log = new OutputLog(limit);
+    for (const chunk of chunks) log.append(chunk);
+    log.droppedBytes += droppedBytes;
+    log.totalBytes += droppedBytes;
+    return log;
+  }
+}

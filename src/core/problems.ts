@@ -1,0 +1,107 @@
+// Problems: what is wrong with an input, where (a JSON Pointer), under a stable code, in words.
+import type * as v from "valibot";
+import { MAX_REQUEST_BYTES, MAX_TIMEOUT_SECONDS, REQUEST_RULES } from "./envelope-schema.js";
+import { joinPointer } from "./json-pointer.js";
+
+export interface Problem {
+  path: string;
+  code: string;
+  message: string;
+  line?: number;
+  column?: number;
+}
+
+const MAX_SHOWN = 80;
+
+/** A value as the user wrote it, short enough for one line. */
+export function shown(value: unknown): string {
+  let text: string;
+  if (value === undefined) text = "nothing";
+  else if (typeof value === "string") text = JSON.stringify(value);
+  else if (Array.isArray(value)) text = `an array of ${value.length}`;
+  else if (value === null) text = "null";
+  else if (typeof value === "object") text = "an object";
+  else text = `${typeof value} ${JSON.stringify(value)}`;
+  return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object") return "an object";
+  return `a ${typeof value} (${shown(value)})`;
+}
+
+const EXPECTED_TYPE: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  boolean: "a boolean",
+  array: "an array",
+  object: "an object",
+  loose_object: "an object",
+  strict_object: "an object",
+  record: "an object",
+  strict_tuple: "an array",
+};
+
+function expectedOf(issue: v.BaseIssue<unknown>): string {
+  const named = EXPECTED_TYPE[issue.type];
+  if (named) return named;
+  return (issue.expected ?? issue.type).replace(/^\((.*)\)$/, "$1").replaceAll(" | ", " or ");
+}
+
+function describe(issue: v.BaseIssue<unknown>): { code: string; message: string } {
+  const last = issue.path?.at(-1);
+  const key = last && "key" in last ? String(last.key) : undefined;
+  const input = issue.input;
+  if (input === undefined && last && issue.expected !== "never") {
+    const missing = last.type === "array" ? `item ${key}` : `field "${key}"`;
+    return { code: "missing_field", message: `missing required ${missing}: expected ${expectedOf(issue)}` };
+  }
+  switch (issue.type) {
+    case "strict_object":
+    case "loose_object":
+    case "object":
+      if (issue.expected === "never")
+        return { code: "unknown_field", message: `unknown field "${key}" is not allowed` };
+      return { code: "wrong_type", message: `expected an object, found ${typeName(input)}` };
+    case "strict_tuple":
+      if (Array.isArray(input))
+        return { code: "command_length", message: `expected exactly 4 items, found ${input.length}` };
+      return { code: "wrong_type", message: `expected an array of 4 strings, found ${typeName(input)}` };
+    case "literal":
+    case "picklist":
+    case "variant":
+      return { code: "invalid_value", message: `expected ${expectedOf(issue)}, found ${shown(input)}` };
+    case "integer":
+      return { code: "not_integer", message: `expected a whole number, found ${shown(input)}` };
+    case "min_value":
+    case "max_value":
+      return {
+        code: "out_of_range",
+        message: `expected a number from 1 to ${MAX_TIMEOUT_SECONDS}, found ${shown(input)}`,
+      };
+    case "min_length":
+      return { code: "request_empty", message: "expected a request path, found an empty string" };
+    case "max_bytes":
+      return {
+        code: "request_too_long",
+        message: `expected at most ${MAX_REQUEST_BYTES} bytes, found ${Buffer.byteLength(String(input))}`,
+      };
+    case "regex": {
+      const rule = REQUEST_RULES.find((r) => r.regex === issue.requirement);
+      if (rule) return { code: rule.code, message: `${rule.message} (${shown(input)})` };
+      return { code: "working_dir_nul", message: "expected a path without NUL characters" };
+    }
+    default:
+      return { code: "wrong_type", message: `expected ${expectedOf(issue)}, found ${typeName(input)}` };
+  }
+}
+
+/** valibot issues → problems, with paths based at `base` (a JSON Pointer to where the value sits in its file). */
+export function problemsFromIssues(issues: readonly v.BaseIssue<unknown>[], base: string): Problem[] {
+  return issues.map((issue) => {
+    const path = joinPointer(base, ...(issue.path ?? []).map((item) => String(item.key)));
+    return { path, ...describe(issue) };
+  });
+}

@@ -1,0 +1,106 @@
+// The task record the dispatcher keeps, and the read-only views it hands out (copies, never the record itself).
+import type { Envelope, Message } from "./envelope.js";
+import type { OpenPrompt } from "./hitl.js";
+import type { OutputChunk, OutputLog } from "./output-log.js";
+import type { EndReason, FailKind, TaskState } from "./task.js";
+import type { Placement } from "./workspace.js";
+
+export interface TaskRecord {
+  id: string;
+  contextId: string;
+  dispatch: "adapter-command" | "echo";
+  state: TaskState;
+  /** What happened, in words, once the task has ended. */
+  statusText?: string;
+  updatedAt: string;
+  createdAt: string;
+  startedAt?: string;
+  endedAt?: string;
+  deadline?: string;
+  failKind?: FailKind;
+  reason?: EndReason;
+  exitCode: number | null;
+  signal: string | null;
+  envelope?: Envelope;
+  placement?: Placement;
+  timeoutSeconds?: number;
+  textLine: boolean;
+  prompt?: OpenPrompt | undefined;
+  extensions: string[];
+  message?: Message;
+  messageText: string;
+  stdout: OutputLog;
+  stderr: OutputLog;
+  /** The last sequence number given out, shared by both streams. */
+  seq: number;
+  /** Counts every state change: a failed delivery reopens a prompt only if nothing moved since the claim. */
+  revision: number;
+  pid?: number;
+  cancelRequested?: boolean;
+  onEnd?: () => void;
+}
+
+export interface StreamView {
+  chunks: OutputChunk[];
+  totalBytes: number;
+  droppedBytes: number;
+}
+
+export interface TaskView {
+  id: string;
+  contextId: string;
+  dispatch: "adapter-command" | "echo";
+  state: TaskState;
+  statusText?: string;
+  updatedAt: string;
+  createdAt: string;
+  startedAt?: string;
+  endedAt?: string;
+  deadline?: string;
+  failKind?: FailKind;
+  reason?: EndReason;
+  exitCode: number | null;
+  signal: string | null;
+  envelope?: Envelope;
+  workingDir?: string;
+  timeoutSeconds?: number;
+  textLine: boolean;
+  prompt?: OpenPrompt;
+  extensions: string[];
+  message?: Message;
+  output?: { stdout: StreamView; stderr: StreamView };
+  pid?: number;
+}
+
+export function viewOf(record: TaskRecord, withOutput = true): TaskView {
+  const view: TaskView = {
+    id: record.id,
+    contextId: record.contextId,
+    dispatch: record.dispatch,
+    state: record.state,
+    updatedAt: record.updatedAt,
+    createdAt: record.createdAt,
+    exitCode: record.exitCode,
+    signal: record.signal,
+    textLine: record.textLine,
+    extensions: [...record.extensions],
+  };
+  if (record.statusText !== undefined) view.statusText = record.statusText;
+  if (record.startedAt !== undefined) view.startedAt = record.startedAt;
+  if (record.endedAt !== undefined) view.endedAt = record.endedAt;
+  if (record.deadline !== undefined) view.deadline = record.deadline;
+  if (record.failKind !== undefined) view.failKind = record.failKind;
+  if (record.reason !== undefined) view.reason = record.reason;
+  if (record.envelope !== undefined) view.envelope = record.envelope;
+  if (record.placement !== undefined) view.workingDir = record.placement.workingDir;
+  if (record.timeoutSeconds !== undefined) view.timeoutSeconds = record.timeoutSeconds;
+  if (record.prompt) view.prompt = { ...record.prompt, allowedResponders: [...record.prompt.allowedResponders] };
+  if (record.message !== undefined) view.message = record.message;
+  if (record.pid !== undefined) view.pid = record.pid;
+  if (withOutput) view.output = { stdout: streamView(record.stdout), stderr: streamView(record.stderr) };
+  return view;
+}
+
+function streamView(log: OutputLog): StreamView {
+  return { chunks: log.chunks(), totalBytes: log.totalBytes, droppedBytes: log.droppedBytes };
+}

@@ -1,0 +1,36 @@
+// Writes to consumers that may be slow: while any of them is full, the dispatcher stops reading children's output.
+import type { Writable } from "node:stream";
+
+export interface Throttle {
+  pauseOutput(): void;
+  resumeOutput(): void;
+}
+
+export class FlowControl {
+  private readonly full = new Set<Writable>();
+
+  constructor(private readonly throttle: Throttle) {}
+
+  write(stream: Writable, data: string | Uint8Array): void {
+    if (stream.destroyed || stream.writableEnded) return;
+    if (stream.write(data) || this.full.has(stream)) return;
+    this.full.add(stream);
+    this.throttle.pauseOutput();
+    const release = () => {
+      stream.off("drain", release);
+      stream.off("close", release);
+      this.full.delete(stream);
+      if (this.full.size === 0) this.throttle.resumeOutput();
+    };
+    stream.on("drain", release);
+    stream.on("close", release);
+  }
+
+  /** Resolves once everything written so far has been handed on. */
+  async drained(): Promise<void> {
+    while (this.full.size > 0) {
+      const [stream] = this.full;
+      await new Promise((resolve) => (stream as Writable).once("drain", resolve).once("close", resolve));
+    }
+  }
+}
