@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Node 20's test runner takes no globs: list the test files here and hand them to `node --test` through tsx.
 import { spawnSync } from "node:child_process";
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -9,6 +9,7 @@ const only = process.argv.slice(2);
 const suites = only.length > 0 ? only : ["test/unit", "test/e2e"];
 
 function list(dir) {
+  if (statSync(dir).isFile()) return [dir];
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return entry.name === "fixtures" ? [] : list(path);
