@@ -7,6 +7,7 @@ import { CoreError } from "./errors.js";
 import { judgeAnswer, newPrompt } from "./hitl.js";
 import { type OutputChunk, OutputLog, type StreamName } from "./output-log.js";
 import { type RunningCommand, spawnCommand } from "./process.js";
+import { processStartTime } from "./process-identity.js";
 import { PromptDetector } from "./prompt.js";
 import type { TaskStore } from "./store.js";
 import { MemoryStore } from "./store.js";
@@ -302,6 +303,11 @@ export class Dispatcher {
     await Promise.all([...this.finished.values()]);
   }
 
+  /** Last resort on the way out: SIGKILL to every command's group. */
+  killAll(): void {
+    for (const live of this.live.values()) live.command?.kill();
+  }
+
   private pump(): void {
     while (this.running < this.maxConcurrent && this.queue.length > 0) {
       const record = this.queue.shift() as TaskRecord;
@@ -374,7 +380,11 @@ export class Dispatcher {
       return;
     }
     live.command = command;
-    if (command.pid !== undefined) record.pid = command.pid;
+    if (command.pid !== undefined) {
+      record.pid = command.pid;
+      const started = processStartTime(command.pid);
+      if (started !== undefined) record.pidStart = started;
+    }
     this.store.put(record);
     if (this.paused) command.pause();
     command.done.then((exit) => {
@@ -529,7 +539,7 @@ function isDirectory(path: string): boolean {
 }
 
 function notFound(id: string): CoreError {
-  return new CoreError("task_not_found", `no task ${id}`, { task_id: id });
+  return new CoreError("task_not_found", `task not found: ${id}`, { task_id: id });
 }
 
 function rejected(errors: Array<{ path: string; code: string; message: string }>, dispatch?: string): CoreError {

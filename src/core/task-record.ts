@@ -36,6 +36,8 @@ export interface TaskRecord {
   /** Counts every state change: a failed delivery reopens a prompt only if nothing moved since the claim. */
   revision: number;
   pid?: number;
+  /** The leader's start time, so a later run can tell it is still the same process. */
+  pidStart?: string;
   cancelRequested?: boolean;
   onEnd?: () => void;
 }

@@ -1,5 +1,159 @@
+// `serve --stdio`: NDJSON JSON-RPC on stdin/stdout in front of the dispatcher, with a clean shutdown.
+import { resolve } from "node:path";
+import type { JSONRPCResponse } from "json-rpc-2.0";
 import type { Io } from "../commands/run.js";
-export async function serveStdio(_options: unknown, io: Io): Promise<number> {
-  io.stderr.write("adapter-command: serve is not built yet\n");
-  return 2;
+import { Dispatcher } from "../core/dispatcher.js";
+import { JournalStore } from "../core/journal.js";
+import { FlowControl } from "../io/backpressure.js";
+import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "./framing.js";
+import { createMethods, type RequestContext } from "./methods.js";
+import { RPC } from "./errors.js";
+
+export interface ServeOptions {
+  workspace: string;
+  instance?: string;
+  maxConcurrent: number;
+  stateDir?: string;
+  maxLineBytes?: number;
+  settleMs?: number;
+  version: string;
+}
+
+/** Requests handled at once; past it, stdin is not read until some finish. */
+const MAX_IN_FLIGHT = 256;
+const SHUTDOWN_LIMIT_MS = 4500;
+const OUTPUT_LIMIT = 8 * 1024 * 1024;
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const isId = (id: unknown) => id === undefined || id === null || typeof id === "string" || typeof id === "number";
+
+function errorResponse(id: unknown, code: number, message: string, data?: unknown): JSONRPCResponse {
+  const safeId = typeof id === "string" || typeof id === "number" ? id : null;
+  return { jsonrpc: "2.0", id: safeId, error: { code, message, ...(data === undefined ? {} : { data }) } };
+}
+
+/** Why a value is not a JSON-RPC request, or undefined when it is one. */
+function notARequest(value: unknown): string | undefined {
+  if (!isRecord(value)) return "expected a JSON-RPC request object";
+  if (value.jsonrpc !== "2.0") return 'expected "jsonrpc": "2.0"';
+  if (typeof value.method !== "string") return "expected a string method";
+  if (!isId(value.id)) return "expected an id that is a string, a number or null";
+  if (value.params !== undefined && typeof value.params !== "object") return "expected params to be an object or an array";
+  return undefined;
+}
+
+export async function serveStdio(options: ServeOptions, io: Io): Promise<number> {
+  const log = (line: string) => io.stderr.write(`adapter-command serve: ${line}\n`);
+  let store: JournalStore | undefined;
+  if (options.stateDir) {
+    try {
+      store = new JournalStore(resolve(options.stateDir), OUTPUT_LIMIT);
+      const { restored, interrupted } = store.recover(new Date());
+      if (restored > 0) log(`restored ${restored} task(s) from ${options.stateDir}; ${interrupted} had not ended and are failed`);
+      store.onWriteError = (error) => log(`cannot write the journal in ${options.stateDir} (${error.message}); tasks are kept in memory only`);
+    } catch (error) {
+      log(`cannot use --state-dir ${options.stateDir}: ${(error as Error).message}`);
+      return 2;
+    }
+  }
+  const dispatcher = new Dispatcher({
+    workspace: resolve(options.workspace),
+    maxConcurrent: options.maxConcurrent,
+    outputLimitBytes: OUTPUT_LIMIT,
+    ...(options.instance ? { instanceId: options.instance } : {}),
+    ...(store ? { store } : {}),
+    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+  });
+  const flow = new FlowControl(dispatcher);
+  const write = (message: unknown) => flow.write(io.stdout, `${JSON.stringify(message)}\n`);
+  const server = createMethods({
+    dispatcher,
+    version: options.version,
+    notify: (event) => write({ jsonrpc: "2.0", method: "tasks/event", params: event }),
+    log,
+  });
+
+  let inFlight = 0;
+  const settledAll: Array<() => void> = [];
+  const track = async (work: Promise<void>) => {
+    inFlight += 1;
+    if (inFlight >= MAX_IN_FLIGHT) io.stdin.pause();
+    try {
+      await work;
+    } finally {
+      inFlight -= 1;
+      if (inFlight < MAX_IN_FLIGHT && !closing) io.stdin.resume();
+      if (inFlight === 0) for (const done of settledAll.splice(0)) done();
+    }
+  };
+
+  const handleOne = async (value: unknown, context: RequestContext): Promise<JSONRPCResponse | null> => {
+    const problem = notARequest(value);
+    if (problem) return errorResponse(isRecord(value) ? value.id : null, RPC.invalidRequest, "Invalid Request", { detail: problem });
+    return server.receive(value as never, context);
+  };
+
+  const handleFrame = async (frame: Frame): Promise<void> => {
+    if (frame.kind === "oversized") {
+      write(errorResponse(null, RPC.invalidRequest, "Invalid Request", { detail: `line of ${frame.bytes} bytes is over the limit of ${options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES}; discarded` }));
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(frame.text);
+    } catch (error) {
+      write(errorResponse(null, RPC.parseError, "Parse error", { detail: (error as Error).message }));
+      return;
+    }
+    const context: RequestContext = { after: [] };
+    if (Array.isArray(value)) {
+      if (value.length === 0) {
+        write(errorResponse(null, RPC.invalidRequest, "Invalid Request", { detail: "expected a non-empty batch" }));
+        return;
+      }
+      const responses = (await Promise.all(value.map((item) => handleOne(item, context)))).filter((r) => r !== null);
+      if (responses.length > 0) write(responses);
+    } else {
+      const response = await handleOne(value, context);
+      if (response) write(response);
+    }
+    for (const next of context.after) next();
+  };
+
+  const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  let closing = false;
+  let stop!: () => void;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  io.stdin.on("data", (chunk: Buffer) => {
+    if (closing) return;
+    for (const frame of splitter.push(chunk)) void track(handleFrame(frame));
+  });
+  io.stdin.on("end", () => {
+    for (const frame of splitter.end()) void track(handleFrame(frame));
+    stop();
+  });
+  io.stdin.on("error", () => stop());
+  io.stdout.on("error", () => stop());
+  const onSignal = () => stop();
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  log(`serving A2A JSON-RPC on stdio (instance ${dispatcher.instanceId}, workspace ${resolve(options.workspace)})`);
+
+  await stopped;
+  closing = true;
+  io.stdin.pause();
+  process.off("SIGTERM", onSignal);
+  process.off("SIGINT", onSignal);
+  const limit = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref());
+  await Promise.race([
+    (async () => {
+      await dispatcher.shutdown();
+      if (inFlight > 0) await new Promise<void>((resolve) => settledAll.push(resolve));
+      await flow.drained();
+    })(),
+    limit,
+  ]);
+  dispatcher.killAll();
+  io.stdin.destroy();
+  return 0;
 }

@@ -1,0 +1,117 @@
+// --state-dir: every task change is appended to a journal, so ended tasks outlive the process that ran them.
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { OutputLog } from "./output-log.js";
+import { killLeftoverGroup } from "./process-identity.js";
+import { DEFAULT_KEPT_ENDED, MemoryStore } from "./store.js";
+import { isTerminal } from "./task.js";
+import type { TaskRecord, TaskView } from "./task-record.js";
+import { viewOf } from "./task-record.js";
+
+const FILE = "tasks.ndjson";
+
+interface Entry {
+  view: TaskView;
+  pidStart?: string;
+}
+
+export class JournalStore extends MemoryStore {
+  private readonly path: string;
+  private readonly lastState = new Map<string, string>();
+  private failed = false;
+  /** Told once when the journal can no longer be written; tasks go on in memory. */
+  onWriteError: (error: Error) => void = () => {};
+
+  /** Opens (or creates) the journal; fails with a clear message when the folder can't be written. */
+  constructor(
+    dir: string,
+    private readonly outputLimit: number,
+    keptEnded = DEFAULT_KEPT_ENDED,
+  ) {
+    super(keptEnded);
+    mkdirSync(dir, { recursive: true });
+    this.path = join(dir, FILE);
+  }
+
+  /** Loads the journal: ended tasks come back as they were, unfinished ones fail; leftover groups are killed. */
+  recover(now: Date): { restored: number; interrupted: number } {
+    const entries = new Map<string, Entry>();
+    if (existsSync(this.path)) {
+      for (const line of readFileSync(this.path, "utf8").split("\n")) {
+        if (line.trim() === "") continue;
+        try {
+          const entry = JSON.parse(line) as Entry;
+          if (entry?.view?.id) entries.set(entry.view.id, entry);
+        } catch {
+          // A line cut short by a crash: the entries before it still count.
+        }
+      }
+    }
+    let interrupted = 0;
+    for (const { view, pidStart } of entries.values()) {
+      const record = recordOf(view, this.outputLimit);
+      if (!isTerminal(record.state)) {
+        if (record.pid !== undefined) killLeftoverGroup(record.pid, pidStart);
+        record.state = "failed";
+        record.failKind = "infrastructure";
+        record.reason = "runtime_restarted";
+        record.statusText = "failed: the runtime restarted before the command ended";
+        record.prompt = undefined;
+        record.endedAt = now.toISOString();
+        record.updatedAt = now.toISOString();
+        interrupted++;
+      }
+      this.records.set(record.id, record);
+    }
+    this.compact();
+    return { restored: entries.size, interrupted };
+  }
+
+  override put(record: TaskRecord): void {
+    super.put(record);
+    const key = `${record.state}:${record.pid ?? ""}:${record.prompt?.id ?? ""}`;
+    if (this.lastState.get(record.id) === key) return;
+    this.lastState.set(record.id, key);
+    const terminal = isTerminal(record.state);
+    if (terminal) this.lastState.delete(record.id);
+    if (this.failed) return;
+    try {
+      appendFileSync(this.path, `${JSON.stringify(entryOf(record, terminal))}\n`);
+    } catch (error) {
+      this.failed = true;
+      this.onWriteError(error as Error);
+    }
+  }
+
+  /** Rewrites the journal with one line a task. */
+  private compact(): void {
+    const temp = `${this.path}.tmp`;
+    const fd = openSync(temp, "w");
+    try {
+      for (const record of this.records.values()) writeSync(fd, `${JSON.stringify(entryOf(record, true))}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, this.path);
+  }
+}
+
+function entryOf(record: TaskRecord, withOutput: boolean): Entry {
+  const entry: Entry = { view: viewOf(record, withOutput) };
+  if (record.pidStart !== undefined) entry.pidStart = record.pidStart;
+  return entry;
+}
+
+function recordOf(view: TaskView, outputLimit: number): TaskRecord {
+  const { output, workingDir, ...rest } = view;
+  const record: TaskRecord = {
+    ...rest,
+    messageText: "",
+    stdout: OutputLog.restore(outputLimit / 2, output?.stdout.chunks ?? [], output?.stdout.droppedBytes ?? 0),
+    stderr: OutputLog.restore(outputLimit / 2, output?.stderr.chunks ?? [], output?.stderr.droppedBytes ?? 0),
+    seq: 0,
+    revision: 0,
+  };
+  if (workingDir !== undefined) record.placement = { workspace: "", workingDir, runnerPath: "", requestPath: "" };
+  return record;
+}

@@ -1,0 +1,69 @@
+// NDJSON framing: one JSON value per line, each line capped; an oversized line is reported once and skipped.
+export type Frame = { kind: "line"; text: string } | { kind: "oversized"; bytes: number };
+
+export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
+
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private size = 0;
+  private skipping = false;
+  private skipped = 0;
+
+  constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
+
+  /** Frames completed by this chunk, in order. */
+  push(chunk: Buffer): Frame[] {
+    const frames: Frame[] = [];
+    let start = 0;
+    while (start < chunk.length) {
+      const newline = chunk.indexOf(0x0a, start);
+      const end = newline === -1 ? chunk.length : newline;
+      this.take(chunk.subarray(start, end));
+      if (newline === -1) break;
+      const frame = this.finishLine();
+      if (frame) frames.push(frame);
+      start = newline + 1;
+    }
+    return frames;
+  }
+
+  /** What is left when the input ends (a last line without a newline). */
+  end(): Frame[] {
+    const frame = this.size > 0 || this.skipping ? this.finishLine() : undefined;
+    return frame ? [frame] : [];
+  }
+
+  private take(piece: Buffer): void {
+    if (piece.length === 0) return;
+    if (this.skipping) {
+      this.skipped += piece.length;
+      return;
+    }
+    if (this.size + piece.length > this.maxLineBytes + 1) {
+      // +1: a trailing \r is not counted against the limit.
+      this.skipping = true;
+      this.skipped = this.size + piece.length;
+      this.parts = [];
+      this.size = 0;
+      return;
+    }
+    this.parts.push(Buffer.from(piece));
+    this.size += piece.length;
+  }
+
+  private finishLine(): Frame | undefined {
+    if (this.skipping) {
+      const bytes = this.skipped;
+      this.skipping = false;
+      this.skipped = 0;
+      return { kind: "oversized", bytes };
+    }
+    let text = Buffer.concat(this.parts, this.size).toString("utf8");
+    this.parts = [];
+    this.size = 0;
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (Buffer.byteLength(text) > this.maxLineBytes) return { kind: "oversized", bytes: Buffer.byteLength(text) };
+    if (text.trim() === "") return undefined;
+    return { kind: "line", text };
+  }
+}

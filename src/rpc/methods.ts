@@ -1,0 +1,145 @@
+// The A2A 0.3 methods on one JSON-RPC server; each turns params into a dispatcher call and the result into wire shapes.
+import { JSONRPCErrorException, JSONRPCServer } from "json-rpc-2.0";
+import * as v from "valibot";
+import { agentCard, eventOf, SERVICE_PARAMETERS, taskOf, type WireEvent } from "../a2a/codec.js";
+import type { Dispatcher, DispatcherEvent } from "../core/dispatcher.js";
+import { analyzeSendParams } from "../core/envelope.js";
+import { CoreError } from "../core/errors.js";
+import { problemsFromIssues } from "../core/problems.js";
+import { isTerminal } from "../core/task.js";
+import type { TaskView } from "../core/task-record.js";
+import { ADAPTER_URI, HITL_URI } from "../core/uris.js";
+import { RPC, toRpcError } from "./errors.js";
+
+/** Per request: work to do once its response has been written (a stream's events must follow its result). */
+export interface RequestContext {
+  after: Array<() => void>;
+}
+
+export interface MethodDeps {
+  dispatcher: Dispatcher;
+  version: string;
+  notify(event: WireEvent): void;
+  log(line: string): void;
+}
+
+const IdParams = v.looseObject({ id: v.string(), historyLength: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) });
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+const RECOGNISED = [ADAPTER_URI, HITL_URI];
+
+function parseParams<T>(schema: v.GenericSchema<unknown, T>, params: unknown): T {
+  const parsed = v.safeParse(schema, params ?? {});
+  if (parsed.success) return parsed.output;
+  const errors = problemsFromIssues(parsed.issues, "/params");
+  const first = errors[0];
+  throw new JSONRPCErrorException(`Invalid params: ${first ? `${first.message} at ${first.path}` : "malformed"}`, RPC.invalidParams, { errors });
+}
+
+/** The extensions activated by `params.metadata["a2a-service-parameters"]["A2A-Extensions"]` that we recognise. */
+export function activatedExtensions(params: Record<string, unknown>): string[] {
+  const metadata = params.metadata;
+  const service = isRecord(metadata) ? metadata[SERVICE_PARAMETERS] : undefined;
+  const header = isRecord(service) ? (service["A2A-Extensions"] ?? service["a2a-extensions"]) : undefined;
+  if (typeof header !== "string") return [];
+  const asked = header.split(",").map((uri) => uri.trim().toLowerCase());
+  return RECOGNISED.filter((uri) => asked.includes(uri.toLowerCase()));
+}
+
+const wantsStop = (task: TaskView) => isTerminal(task.state) || task.state === "input-required";
+
+export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
+  const { dispatcher } = deps;
+  // Errors are answered to the client; the library need not print them too.
+  const server = new JSONRPCServer<RequestContext>({ errorListener: () => {} });
+
+  /** Forwards a task's events as `tasks/event` notifications, starting once the current response is out. */
+  const follow = (taskId: string, context: RequestContext) => {
+    const pending: DispatcherEvent[] = [];
+    let live = false;
+    const forward = (event: DispatcherEvent) => {
+      const wire = eventOf(event);
+      if (wire) deps.notify(wire);
+      if (event.type === "status" && isTerminal(event.task.state)) off();
+    };
+    const off = dispatcher.subscribe((event) => {
+      if ((event.type === "status" ? event.task.id : event.taskId) !== taskId) return;
+      if (live) forward(event);
+      else pending.push(event);
+    });
+    context.after.push(() => {
+      live = true;
+      for (const event of pending.splice(0)) forward(event);
+    });
+  };
+
+  const send = async (params: unknown, context: RequestContext, streaming: boolean) => {
+    if (!isRecord(params)) throw new JSONRPCErrorException("Invalid params: expected MessageSendParams (an object)", RPC.invalidParams, {});
+    const message = params.message;
+    if (isRecord(message) && isRecord(message.metadata) && "hitl_response_for" in message.metadata) {
+      const task = await dispatcher.answer({
+        taskId: typeof message.taskId === "string" ? message.taskId : undefined,
+        contextId: typeof message.contextId === "string" ? message.contextId : undefined,
+        response: message.metadata.hitl_response_for,
+      });
+      if (streaming) follow(task.id, context);
+      return taskOf(task);
+    }
+    if (isRecord(message) && typeof message.taskId === "string") {
+      throw new JSONRPCErrorException(
+        "Invalid params: a message for an existing task must answer its prompt (metadata.hitl_response_for)",
+        RPC.invalidParams,
+        { errors: [{ path: "/message/metadata/hitl_response_for", code: "missing_field", message: "missing required field \"hitl_response_for\"" }] },
+      );
+    }
+    const extensions = activatedExtensions(params);
+    const task = dispatcher.submit({
+      analysis: analyzeSendParams(params),
+      hitlActivated: extensions.includes(HITL_URI),
+      extensions,
+    });
+    const configuration = isRecord(params.configuration) ? params.configuration : {};
+    const historyLength = typeof configuration.historyLength === "number" ? { historyLength: configuration.historyLength } : {};
+    if (streaming) {
+      follow(task.id, context);
+      return taskOf(task, historyLength);
+    }
+    if (configuration.blocking === false) return taskOf(task, historyLength);
+    return taskOf(await dispatcher.until(task.id, wantsStop), historyLength);
+  };
+
+  const methods: Record<string, (params: unknown, context: RequestContext) => unknown> = {
+    "message/send": (params, context) => send(params, context, false),
+    "message/stream": (params, context) => send(params, context, true),
+    "tasks/get": (params) => {
+      const { id, historyLength } = parseParams(IdParams, params);
+      return taskOf(dispatcher.get(id), historyLength === undefined ? {} : { historyLength });
+    },
+    "tasks/list": () => ({ tasks: dispatcher.list().map((task) => taskOf(task)) }),
+    "tasks/cancel": async (params) => {
+      const { id } = parseParams(IdParams, params);
+      dispatcher.cancel(id);
+      return taskOf(await dispatcher.until(id, (task) => isTerminal(task.state)));
+    },
+    "tasks/resubscribe": (params, context) => {
+      const { id } = parseParams(IdParams, params);
+      const task = dispatcher.get(id);
+      if (!isTerminal(task.state)) follow(id, context);
+      return taskOf(task);
+    },
+    "agent/getCard": () => agentCard(deps.version, dispatcher.instanceId),
+  };
+
+  for (const [name, method] of Object.entries(methods)) {
+    server.addMethod(name, async (params, context) => {
+      try {
+        return await method(params, context);
+      } catch (error) {
+        if (error instanceof CoreError) throw toRpcError(error);
+        if (error instanceof JSONRPCErrorException) throw error;
+        deps.log(`internal error in ${name}: ${(error as Error)?.stack ?? error}`);
+        throw new JSONRPCErrorException("Internal error", RPC.internal, {});
+      }
+    });
+  }
+  return server;
+}
