@@ -1,5 +1,14 @@
 // --state-dir: every task change is appended to a journal, so ended tasks outlive the process that ran them.
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { OutputLog } from "./output-log.js";
 import { killLeftoverGroup } from "./process-identity.js";

@@ -23,7 +23,10 @@ export interface MethodDeps {
   log(line: string): void;
 }
 
-const IdParams = v.looseObject({ id: v.string(), historyLength: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))) });
+const IdParams = v.looseObject({
+  id: v.string(),
+  historyLength: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+});
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 const RECOGNISED = [ADAPTER_URI, HITL_URI];
 
@@ -32,7 +35,11 @@ function parseParams<T>(schema: v.GenericSchema<unknown, T>, params: unknown): T
   if (parsed.success) return parsed.output;
   const errors = problemsFromIssues(parsed.issues, "/params");
   const first = errors[0];
-  throw new JSONRPCErrorException(`Invalid params: ${first ? `${first.message} at ${first.path}` : "malformed"}`, RPC.invalidParams, { errors });
+  throw new JSONRPCErrorException(
+    `Invalid params: ${first ? `${first.message} at ${first.path}` : "malformed"}`,
+    RPC.invalidParams,
+    { errors },
+  );
 }
 
 /** The extensions activated by `params.metadata["a2a-service-parameters"]["A2A-Extensions"]` that we recognise. */
@@ -73,7 +80,8 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
   };
 
   const send = async (params: unknown, context: RequestContext, streaming: boolean) => {
-    if (!isRecord(params)) throw new JSONRPCErrorException("Invalid params: expected MessageSendParams (an object)", RPC.invalidParams, {});
+    if (!isRecord(params))
+      throw new JSONRPCErrorException("Invalid params: expected MessageSendParams (an object)", RPC.invalidParams, {});
     const message = params.message;
     if (isRecord(message) && isRecord(message.metadata) && "hitl_response_for" in message.metadata) {
       const task = await dispatcher.answer({
@@ -88,7 +96,15 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
       throw new JSONRPCErrorException(
         "Invalid params: a message for an existing task must answer its prompt (metadata.hitl_response_for)",
         RPC.invalidParams,
-        { errors: [{ path: "/message/metadata/hitl_response_for", code: "missing_field", message: "missing required field \"hitl_response_for\"" }] },
+        {
+          errors: [
+            {
+              path: "/message/metadata/hitl_response_for",
+              code: "missing_field",
+              message: 'missing required field "hitl_response_for"',
+            },
+          ],
+        },
       );
     }
     const extensions = activatedExtensions(params);
@@ -98,7 +114,8 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
       extensions,
     });
     const configuration = isRecord(params.configuration) ? params.configuration : {};
-    const historyLength = typeof configuration.historyLength === "number" ? { historyLength: configuration.historyLength } : {};
+    const historyLength =
+      typeof configuration.historyLength === "number" ? { historyLength: configuration.historyLength } : {};
     if (streaming) {
       follow(task.id, context);
       return taskOf(task, historyLength);

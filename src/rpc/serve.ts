@@ -5,9 +5,9 @@ import type { Io } from "../commands/run.js";
 import { Dispatcher } from "../core/dispatcher.js";
 import { JournalStore } from "../core/journal.js";
 import { FlowControl } from "../io/backpressure.js";
+import { RPC } from "./errors.js";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "./framing.js";
 import { createMethods, type RequestContext } from "./methods.js";
-import { RPC } from "./errors.js";
 
 export interface ServeOptions {
   workspace: string;
@@ -38,7 +38,8 @@ function notARequest(value: unknown): string | undefined {
   if (value.jsonrpc !== "2.0") return 'expected "jsonrpc": "2.0"';
   if (typeof value.method !== "string") return "expected a string method";
   if (!isId(value.id)) return "expected an id that is a string, a number or null";
-  if (value.params !== undefined && typeof value.params !== "object") return "expected params to be an object or an array";
+  if (value.params !== undefined && typeof value.params !== "object")
+    return "expected params to be an object or an array";
   return undefined;
 }
 
@@ -49,8 +50,10 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     try {
       store = new JournalStore(resolve(options.stateDir), OUTPUT_LIMIT);
       const { restored, interrupted } = store.recover(new Date());
-      if (restored > 0) log(`restored ${restored} task(s) from ${options.stateDir}; ${interrupted} had not ended and are failed`);
-      store.onWriteError = (error) => log(`cannot write the journal in ${options.stateDir} (${error.message}); tasks are kept in memory only`);
+      if (restored > 0)
+        log(`restored ${restored} task(s) from ${options.stateDir}; ${interrupted} had not ended and are failed`);
+      store.onWriteError = (error) =>
+        log(`cannot write the journal in ${options.stateDir} (${error.message}); tasks are kept in memory only`);
     } catch (error) {
       log(`cannot use --state-dir ${options.stateDir}: ${(error as Error).message}`);
       return 2;
@@ -89,13 +92,20 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
 
   const handleOne = async (value: unknown, context: RequestContext): Promise<JSONRPCResponse | null> => {
     const problem = notARequest(value);
-    if (problem) return errorResponse(isRecord(value) ? value.id : null, RPC.invalidRequest, "Invalid Request", { detail: problem });
+    if (problem)
+      return errorResponse(isRecord(value) ? value.id : null, RPC.invalidRequest, "Invalid Request", {
+        detail: problem,
+      });
     return server.receive(value as never, context);
   };
 
   const handleFrame = async (frame: Frame): Promise<void> => {
     if (frame.kind === "oversized") {
-      write(errorResponse(null, RPC.invalidRequest, "Invalid Request", { detail: `line of ${frame.bytes} bytes is over the limit of ${options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES}; discarded` }));
+      write(
+        errorResponse(null, RPC.invalidRequest, "Invalid Request", {
+          detail: `line of ${frame.bytes} bytes is over the limit of ${options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES}; discarded`,
+        }),
+      );
       return;
     }
     let value: unknown;
