@@ -39,17 +39,17 @@ export function answerPrompts(
   say: (line: string) => void,
 ): () => void {
   let busy = false;
-  const off = dispatcher.subscribe((event) => {
-    if (event.type !== "status" || event.task.id !== taskId || event.task.state !== "input-required" || busy) return;
-    busy = true;
-    void respond(event.task).finally(() => {
-      busy = false;
-    });
-  });
-  const respond = async (task: TaskView) => {
-    const prompt = task.prompt;
-    if (!prompt) return;
+  let again = false;
+  const open = (): TaskView | undefined => {
+    const task = dispatcher.get(taskId, false);
+    return task.state === "input-required" && task.prompt ? task : undefined;
+  };
+  const respond = async () => {
     const text = await source.next();
+    // The prompt may have been withdrawn or replaced while we waited: answer the one open now.
+    const task = open();
+    const prompt = task?.prompt;
+    if (!task || !prompt) return;
     if (text === undefined) {
       say(`no answer left for "${prompt.text}": closing the command's input`);
       dispatcher.endInput(taskId);
@@ -70,5 +70,22 @@ export function answerPrompts(
       say(`could not answer "${prompt.text}": ${reason}`);
     }
   };
-  return off;
+  const run = () => {
+    if (busy) {
+      again = true;
+      return;
+    }
+    busy = true;
+    void respond().finally(() => {
+      busy = false;
+      if (again && open()) {
+        again = false;
+        run();
+      }
+      again = false;
+    });
+  };
+  return dispatcher.subscribe((event) => {
+    if (event.type === "status" && event.task.id === taskId && event.task.state === "input-required") run();
+  });
 }
