@@ -13,6 +13,26 @@ const positiveInt = (value: string) => {
 };
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+interface RunFlags {
+  workspace: string;
+  inputMode?: "text-line";
+  answer: string[];
+  json?: boolean;
+  tui: boolean;
+  settleMs?: number;
+  maxOutputBytes?: number;
+}
+
+interface ServeFlags {
+  workspace: string;
+  instance?: string;
+  maxConcurrent: number;
+  stateDir?: string;
+  maxLineBytes?: number;
+  settleMs?: number;
+  maxOutputBytes?: number;
+}
+
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
   const io = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr };
@@ -35,9 +55,9 @@ export async function main(argv: string[]): Promise<number> {
     .argument("<file...>", "JSON files: send params, a message or a bare envelope")
     .option("--json", "one JSON object per file, on stdout")
     .option("--workspace <dir>", "also check the working directory and files against this workspace")
-    .action(async (files: string[], options: { json?: boolean; workspace?: string }) => {
+    .action(async (files: string[], flags: { json?: boolean; workspace?: string }) => {
       const { validateFiles } = await import("./commands/validate-files.js");
-      code = await validateFiles(files, options, io);
+      code = await validateFiles(files, flags, io);
     });
 
   program
@@ -53,34 +73,12 @@ export async function main(argv: string[]): Promise<number> {
     .option("--answer <text>", "an answer for the next prompt (repeatable; then stdin lines)", collect, [])
     .option("--json", "print the task's A2A events as NDJSON instead of the output")
     .option("--no-tui", "no interactive UI, even in a terminal")
-    .addOption(new Option("--settle-ms <ms>", "quiet time before a prompt is raised").argParser(positiveInt).hideHelp())
-    .action(
-      async (
-        file: string,
-        options: {
-          workspace: string;
-          inputMode?: "text-line";
-          answer: string[];
-          json?: boolean;
-          tui: boolean;
-          settleMs?: number;
-        },
-      ) => {
-        const { runCommand } = await import("./commands/run.js");
-        code = await runCommand(
-          file,
-          {
-            workspace: options.workspace,
-            ...(options.inputMode ? { inputMode: options.inputMode } : {}),
-            answer: options.answer,
-            json: options.json === true,
-            tui: options.tui,
-            ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
-          },
-          io,
-        );
-      },
-    );
+    .option("--settle-ms <ms>", "quiet time before a prompt is raised (default 150)", positiveInt)
+    .option("--max-output-bytes <n>", "output the task record keeps (default 8 MiB)", positiveInt)
+    .action(async (file: string, flags: RunFlags) => {
+      const { runCommand } = await import("./commands/run.js");
+      code = await runCommand(file, { ...flags, json: flags.json === true }, io);
+    });
 
   program
     .command("serve")
@@ -90,23 +88,13 @@ export async function main(argv: string[]): Promise<number> {
     .option("--instance <id>", "this runtime's instance id (default: a new UUID)")
     .option("--max-concurrent <n>", "commands running at once; more wait in submitted", positiveInt, 4)
     .option("--state-dir <dir>", "journal tasks here so they survive a restart")
-    .addOption(
-      new Option("--max-line-bytes <n>", "the longest request line accepted").argParser(positiveInt).hideHelp(),
-    )
-    .addOption(new Option("--settle-ms <ms>", "quiet time before a prompt is raised").argParser(positiveInt).hideHelp())
-    .action(
-      async (options: {
-        workspace: string;
-        instance?: string;
-        maxConcurrent: number;
-        stateDir?: string;
-        maxLineBytes?: number;
-        settleMs?: number;
-      }) => {
-        const { serveStdio } = await import("./rpc/serve.js");
-        code = await serveStdio({ ...options, version: VERSION }, io);
-      },
-    );
+    .option("--max-line-bytes <n>", "the longest request line accepted (default 1 MiB)", positiveInt)
+    .option("--settle-ms <ms>", "quiet time before a prompt is raised (default 150)", positiveInt)
+    .option("--max-output-bytes <n>", "output each task record keeps (default 8 MiB)", positiveInt)
+    .action(async (flags: ServeFlags) => {
+      const { serveStdio } = await import("./rpc/serve.js");
+      code = await serveStdio({ ...flags, version: VERSION }, io);
+    });
 
   program
     .command("schema")
@@ -119,9 +107,7 @@ export async function main(argv: string[]): Promise<number> {
   try {
     await program.parseAsync(argv);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    }
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
     throw error;
   }
   return code;

@@ -20,6 +20,7 @@ export interface RunOptions {
   json: boolean;
   tui: boolean;
   settleMs?: number;
+  maxOutputBytes?: number;
 }
 
 export interface Io {
@@ -42,6 +43,7 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
   const dispatcher = new Dispatcher({
     workspace: options.workspace,
     maxConcurrent: 1,
+    ...(options.maxOutputBytes !== undefined ? { outputLimitBytes: options.maxOutputBytes } : {}),
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
   });
 
@@ -92,7 +94,9 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
 export function reportRejection(error: unknown, file: string, io: Io): number {
   if (!(error instanceof CoreError) || error.code !== "envelope_rejected") throw error;
   const errors = (error.data.errors ?? []) as Problem[];
-  io.stderr.write(`${formatVerdict({ file, valid: false, errors, warnings: [] }, paintFor(io.stderr))}\n`);
+  io.stderr.write(
+    `${formatVerdict({ file, valid: false, dispatch: null, errors, warnings: [] }, paintFor(io.stderr))}\n`,
+  );
   io.stderr.write(`adapter-command: ${error.message}; nothing ran\n`);
   return EXIT.rejected;
 }

@@ -7,7 +7,8 @@ import type { Paint } from "../ui/paint.js";
 export interface FileVerdict {
   file: string;
   valid: boolean;
-  dispatch?: "adapter-command" | "echo";
+  /** null when the file could not be read or parsed far enough to tell. */
+  dispatch: "adapter-command" | "echo" | null;
   errors: Problem[];
   warnings: Problem[];
   envelope?: Envelope;
@@ -38,7 +39,7 @@ export async function validateFile(file: string, workspace: string | undefined):
     return {
       file,
       valid: false,
-      ...(analysis.dispatch ? { dispatch: analysis.dispatch } : {}),
+      dispatch: analysis.dispatch ?? null,
       errors: analysis.errors,
       warnings: [],
     };
@@ -64,7 +65,7 @@ export async function validateFile(file: string, workspace: string | undefined):
 }
 
 function failed(file: string, problem: Problem): FileVerdict {
-  return { file, valid: false, errors: [problem], warnings: [] };
+  return { file, valid: false, dispatch: null, errors: [problem], warnings: [] };
 }
 
 export function formatVerdict(verdict: FileVerdict, paint: Paint): string {

@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import type { JSONRPCResponse } from "json-rpc-2.0";
 import type { Io } from "../commands/run.js";
-import { Dispatcher } from "../core/dispatcher.js";
+import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import { JournalStore } from "../core/journal.js";
 import { FlowControl } from "../io/backpressure.js";
 import { RPC } from "./errors.js";
@@ -16,13 +16,13 @@ export interface ServeOptions {
   stateDir?: string;
   maxLineBytes?: number;
   settleMs?: number;
+  maxOutputBytes?: number;
   version: string;
 }
 
 /** Requests handled at once; past it, stdin is not read until some finish. */
 const MAX_IN_FLIGHT = 256;
 const SHUTDOWN_LIMIT_MS = 4500;
-const OUTPUT_LIMIT = 8 * 1024 * 1024;
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 const isId = (id: unknown) => id === undefined || id === null || typeof id === "string" || typeof id === "number";
@@ -45,10 +45,11 @@ function notARequest(value: unknown): string | undefined {
 
 export async function serveStdio(options: ServeOptions, io: Io): Promise<number> {
   const log = (line: string) => io.stderr.write(`adapter-command serve: ${line}\n`);
+  const outputLimit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
   let store: JournalStore | undefined;
   if (options.stateDir) {
     try {
-      store = new JournalStore(resolve(options.stateDir), OUTPUT_LIMIT);
+      store = new JournalStore(resolve(options.stateDir), outputLimit);
       const { restored, interrupted } = store.recover(new Date());
       if (restored > 0)
         log(`restored ${restored} task(s) from ${options.stateDir}; ${interrupted} had not ended and are failed`);
@@ -62,7 +63,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   const dispatcher = new Dispatcher({
     workspace: resolve(options.workspace),
     maxConcurrent: options.maxConcurrent,
-    outputLimitBytes: OUTPUT_LIMIT,
+    outputLimitBytes: outputLimit,
     ...(options.instance ? { instanceId: options.instance } : {}),
     ...(store ? { store } : {}),
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
