@@ -29,7 +29,7 @@ export const REQUEST_RULES = [
   {
     code: "request_bad_segment",
     // An absolute path is reported as such; its leading empty segment is not reported twice.
-    regex: /^(?:$|\/|(?!(?:[\s\S]*\/)?\.{0,2}(?:\/|$)))/,
+    regex: /^(?:$|\/?(?!(?:[\s\S]*\/)?\.{0,2}(?:\/|$)))/,
     message: 'expected path segments with names, found an empty, "." or ".." segment',
   },
   {

@@ -1,6 +1,7 @@
 // Reads an input (send params, a bare message or a bare envelope) and decides how it dispatches, or why it can't.
 import * as v from "valibot";
 import { type Envelope, EnvelopeSchema, type Message, MessageSchema, SendParamsSchema } from "./envelope-schema.js";
+import { jsonErrorOffset } from "./json-error-offset.js";
 import { joinPointer, pointer } from "./json-pointer.js";
 import { type Problem, problemsFromIssues } from "./problems.js";
 import { ADAPTER_URI } from "./uris.js";
@@ -159,12 +160,14 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
     return { ok: true, value: JSON.parse(body) };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    const match = /at position (\d+)/.exec(detail);
-    const offset = match ? Number(match[1]) : body.length;
+    const offset = jsonErrorOffset(body) ?? body.length;
     const before = body.slice(0, offset);
     const line = before.split("\n").length;
     const column = offset - before.lastIndexOf("\n");
-    const reason = detail.replace(/\s*in JSON at position \d+.*$/s, "").replace(/^JSON\.parse: /, "");
+    const reason = detail
+      .replace(/\s*in JSON at position \d+.*$/s, "")
+      .replace(/, ".*" is not valid JSON$/s, "")
+      .replace(/^JSON\.parse: /, "");
     return {
       ok: false,
       problem: { path: "", code: "json_syntax", message: `expected valid JSON, found: ${reason}`, line, column },

@@ -1,7 +1,8 @@
 // Problems: what is wrong with an input, where (a JSON Pointer), under a stable code, in words.
 import type * as v from "valibot";
-import { MAX_REQUEST_BYTES, MAX_TIMEOUT_SECONDS, REQUEST_RULES } from "./envelope-schema.js";
+import { COMMAND_PREFIX, MAX_REQUEST_BYTES, MAX_TIMEOUT_SECONDS, REQUEST_RULES } from "./envelope-schema.js";
 import { joinPointer } from "./json-pointer.js";
+import { ADAPTER_NAME, MODES } from "./uris.js";
 
 export interface Problem {
   path: string;
@@ -44,6 +45,19 @@ const EXPECTED_TYPE: Record<string, string> = {
   strict_tuple: "an array",
 };
 
+const ENVELOPE_FIELDS = ["adapter", "mode", "command", "working_dir", "timeout_seconds", "input_mode"];
+
+/** What a required field holds, for the message about its absence. */
+const FIELD_EXPECTED: Record<string, string> = {
+  adapter: `"${ADAPTER_NAME}"`,
+  mode: MODES.map((m) => `"${m}"`).join(" or "),
+  command: `an array of 4 strings: ${[...COMMAND_PREFIX, "REQUEST"].join(", ")}`,
+  role: '"user"',
+  parts: "an array of parts",
+  message: "an A2A message",
+  text: "a string",
+};
+
 function expectedOf(issue: v.BaseIssue<unknown>): string {
   const named = EXPECTED_TYPE[issue.type];
   if (named) return named;
@@ -56,19 +70,25 @@ function describe(issue: v.BaseIssue<unknown>): { code: string; message: string 
   const input = issue.input;
   if (input === undefined && last && issue.expected !== "never") {
     const missing = last.type === "array" ? `item ${key}` : `field "${key}"`;
-    return { code: "missing_field", message: `missing required ${missing}: expected ${expectedOf(issue)}` };
+    const wanted = (key !== undefined && FIELD_EXPECTED[key]) || expectedOf(issue);
+    return { code: "missing_field", message: `missing required ${missing}: expected ${wanted}, found nothing` };
   }
   switch (issue.type) {
     case "strict_object":
     case "loose_object":
     case "object":
       if (issue.expected === "never")
-        return { code: "unknown_field", message: `unknown field "${key}" is not allowed` };
+        return {
+          code: "unknown_field",
+          message: `expected only the fields ${ENVELOPE_FIELDS.join(", ")}, found "${key}"`,
+        };
       return { code: "wrong_type", message: `expected an object, found ${typeName(input)}` };
-    case "strict_tuple":
-      if (Array.isArray(input))
-        return { code: "command_length", message: `expected exactly 4 items, found ${input.length}` };
+    case "strict_tuple": {
+      // An extra item is reported at that item, with the whole array as its path's input.
+      const items = last && Array.isArray(last.input) ? last.input : Array.isArray(input) ? input : undefined;
+      if (items) return { code: "command_length", message: `expected exactly 4 items, found ${items.length}` };
       return { code: "wrong_type", message: `expected an array of 4 strings, found ${typeName(input)}` };
+    }
     case "literal":
     case "picklist":
     case "variant":

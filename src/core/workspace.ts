@@ -100,11 +100,8 @@ export function place(workspace: string, envelope: Envelope, envelopePath: strin
   const request = envelope.command[3];
   const requestPath = join(workingDir, request);
   const requestReal = realpathNearest(requestPath);
-  if (
-    !REQUEST_ROOTS.some(
-      (folder) => isInside(join(workingDir, folder), requestReal) && requestReal !== join(workingDir, folder),
-    )
-  ) {
+  const allowed = REQUEST_ROOTS.map((folder) => join(workingDir, folder.replace(/\/$/, "")));
+  if (!allowed.some((root) => isInside(root, requestReal) && requestReal !== root)) {
     errors.push({
       path: requestPointer,
       code: "request_escape",

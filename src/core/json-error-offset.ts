@@ -1,0 +1,99 @@
+// Where JSON text first goes wrong. Node 20's JSON.parse often says what but not where, so we look ourselves.
+const WS = new Set([" ", "\t", "\n", "\r"]);
+
+/** The offset of the first syntax error in `text`, or undefined when it is valid JSON. */
+export function jsonErrorOffset(text: string): number | undefined {
+  let i = 0;
+  const fail = (at: number): never => {
+    throw at;
+  };
+  const skip = () => {
+    while (i < text.length && WS.has(text[i] as string)) i++;
+  };
+  const literal = (word: string) => {
+    for (const ch of word) if (text[i++] !== ch) fail(i - 1);
+  };
+  const string = () => {
+    i++; // opening quote
+    while (i < text.length) {
+      const ch = text[i] as string;
+      if (ch === '"') {
+        i++;
+        return;
+      }
+      if (ch < " ") fail(i);
+      if (ch === "\\") {
+        const next = text[i + 1];
+        if (next === "u") {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) fail(i);
+          i += 6;
+        } else if (next !== undefined && '"\\/bfnrt'.includes(next)) i += 2;
+        else fail(i);
+      } else i++;
+    }
+    fail(i);
+  };
+  const number = () => {
+    const match = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!match || match[0] === "" || match[0] === "-") fail(i);
+    i += (match as RegExpExecArray)[0].length;
+  };
+  const value = (depth: number): void => {
+    if (depth > 10_000) fail(i);
+    skip();
+    const ch = text[i];
+    if (ch === "{") {
+      i++;
+      skip();
+      if (text[i] === "}") {
+        i++;
+        return;
+      }
+      for (;;) {
+        skip();
+        if (text[i] !== '"') fail(i);
+        string();
+        skip();
+        if (text[i] !== ":") fail(i);
+        i++;
+        value(depth + 1);
+        skip();
+        if (text[i] === ",") i++;
+        else if (text[i] === "}") {
+          i++;
+          return;
+        } else fail(i);
+      }
+    } else if (ch === "[") {
+      i++;
+      skip();
+      if (text[i] === "]") {
+        i++;
+        return;
+      }
+      for (;;) {
+        value(depth + 1);
+        skip();
+        if (text[i] === ",") i++;
+        else if (text[i] === "]") {
+          i++;
+          return;
+        } else fail(i);
+      }
+    } else if (ch === '"') string();
+    else if (ch === "t") literal("true");
+    else if (ch === "f") literal("false");
+    else if (ch === "n") literal("null");
+    else if (ch === "-" || (ch !== undefined && ch >= "0" && ch <= "9")) number();
+    else fail(i);
+  };
+  try {
+    value(0);
+    skip();
+    if (i < text.length) fail(i);
+    return undefined;
+  } catch (at) {
+    if (typeof at === "number") return Math.min(at, text.length);
+    throw at;
+  }
+}

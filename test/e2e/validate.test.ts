@@ -1,0 +1,424 @@
+// `adapter-command validate` and `schema`, through the built binary over real pipes (CONTRACT sections 1 and 2).
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { EXAMPLES, ROOT, runCli } from "../helpers/cli.js";
+
+const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
+const ESCAPED_URI = "https:~1~1agentic-sandbox.aiwg.io~1extensions~1adapter-command~1v1";
+const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
+
+type Json = Record<string, unknown>;
+const isRecord = (x: unknown): x is Json => typeof x === "object" && x !== null && !Array.isArray(x);
+
+const VALID = readdirSync(join(EXAMPLES, "envelopes"))
+  .filter((name) => name.endsWith(".json"))
+  .sort()
+  .map((name) => `examples/envelopes/${name}`);
+const INVALID = readdirSync(join(EXAMPLES, "envelopes/invalid"))
+  .filter((name) => name.endsWith(".json"))
+  .sort()
+  .map((name) => `examples/envelopes/invalid/${name}`);
+
+const temp = mkdtempSync(join(tmpdir(), "adapter-command-validate-"));
+after(() => rmSync(temp, { recursive: true, force: true }));
+let counter = 0;
+/** Writes a JSON file outside the repository and returns its path. */
+function tempFile(value: unknown): string {
+  const path = join(temp, `file-${++counter}.json`);
+  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
+  return path;
+}
+
+const sendParams = (envelope: Json): Json => ({
+  message: { kind: "message", role: "user", parts: [{ kind: "text", text: "hi" }], metadata: { [URI]: envelope } },
+});
+const envelope = (request: string, over: Json = {}): Json => ({
+  adapter: "sandbox-agent-runner",
+  mode: "plan",
+  command: ["node", RUNNER, "--request", request],
+  ...over,
+});
+
+interface Verdict {
+  file: string;
+  valid: boolean;
+  dispatch?: string;
+  errors: Array<{ path: string; code: string; message: string; line?: number; column?: number }>;
+  warnings: Array<{ path: string; code: string; message: string }>;
+  envelope?: Json;
+}
+
+/** Every stdout line is one JSON object. */
+function verdicts(stdout: string): Verdict[] {
+  assert.ok(stdout.endsWith("\n"), `stdout ends with a newline: ${JSON.stringify(stdout)}`);
+  return stdout
+    .slice(0, -1)
+    .split("\n")
+    .map((line) => {
+      const value = JSON.parse(line) as unknown;
+      assert.ok(isRecord(value), line);
+      return value as unknown as Verdict;
+    });
+}
+
+const keysOf = (value: object) => Object.keys(value).sort();
+const codes = (problems: Array<{ code: string }>) => problems.map((p) => p.code);
+
+function envelopeOfFile(value: unknown): unknown {
+  assert.ok(isRecord(value));
+  if ("message" in value) {
+    const message = value.message;
+    const inMessage = isRecord(message) && isRecord(message.metadata) ? message.metadata[URI] : undefined;
+    return inMessage ?? (isRecord(value.metadata) ? value.metadata[URI] : undefined);
+  }
+  if ("parts" in value || "role" in value) return isRecord(value.metadata) ? value.metadata[URI] : undefined;
+  return value;
+}
+
+describe("validate: exit codes", () => {
+  it("the examples hold valid and invalid files", () => {
+    assert.ok(VALID.length >= 4, VALID.join(", "));
+    assert.ok(INVALID.length >= 4, INVALID.join(", "));
+  });
+
+  it("exits 0 on all the valid examples, one line each", async () => {
+    const result = await runCli(["validate", ...VALID]);
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    const lines = result.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, VALID.length, result.stdout);
+    VALID.forEach((file, i) => {
+      assert.match(lines[i] ?? "", /^valid\s/);
+      assert.ok(lines[i]?.includes(file), lines[i]);
+    });
+    assert.ok(!result.stdout.includes("\u001b["), "no colours when NO_COLOR is set and stdout is a pipe");
+  });
+
+  for (const file of INVALID) {
+    it(`exits 1 on ${file}`, async () => {
+      const result = await runCli(["validate", file]);
+      assert.equal(result.code, 1, result.stdout + result.stderr);
+      assert.match(result.stdout, /^invalid\s/);
+      assert.match(result.stdout, /error/);
+    });
+  }
+
+  it("exits 1 when any file of several is invalid, and still reports them all", async () => {
+    const files = [VALID[0] ?? "", "examples/envelopes/invalid/unknown-key.json", VALID[1] ?? ""];
+    const result = await runCli(["validate", ...files]);
+    assert.equal(result.code, 1);
+    const heads = result.stdout.split("\n").filter((line) => /^(valid|invalid)\s/.test(line));
+    assert.deepEqual(
+      heads.map((line) => line.split(/\s+/)[0]),
+      ["valid", "invalid", "valid"],
+    );
+    files.forEach((file, i) => {
+      assert.ok(heads[i]?.includes(file), heads[i]);
+    });
+  });
+
+  it("exits 2 without a file argument", async () => {
+    const result = await runCli(["validate"]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /file/);
+    assert.equal(result.stdout, "");
+  });
+
+  it("exits 2 on an unknown option", async () => {
+    const result = await runCli(["validate", "--bogus", VALID[0] ?? ""]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--bogus/);
+    assert.equal(result.stdout, "");
+  });
+
+  it("exits 2 when --workspace has no value", async () => {
+    const result = await runCli(["validate", "--workspace"]);
+    assert.equal(result.code, 2);
+  });
+
+  it("--help exits 0 and names the commands", async () => {
+    const result = await runCli(["--help"]);
+    assert.equal(result.code, 0, result.stderr);
+    for (const command of ["validate", "run", "serve", "schema"]) assert.match(result.stdout, new RegExp(command));
+  });
+
+  it("validate --help exits 0 and names its options", async () => {
+    const result = await runCli(["validate", "--help"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /--json/);
+    assert.match(result.stdout, /--workspace/);
+  });
+
+  it("--version exits 0 and prints the package version", async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    const result = await runCli(["--version"]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(result.stdout.trim(), pkg.version);
+  });
+});
+
+describe("validate: human output", () => {
+  it("prints every problem with its JSON Pointer and code", async () => {
+    const result = await runCli(["validate", "examples/envelopes/invalid/bad-timeout.json"]);
+    assert.equal(result.code, 1);
+    assert.ok(result.stdout.includes(`/message/metadata/${ESCAPED_URI}/mode`), result.stdout);
+    assert.ok(result.stdout.includes(`/message/metadata/${ESCAPED_URI}/timeout_seconds`), result.stdout);
+    assert.match(result.stdout, /"Plan"/);
+    assert.match(result.stdout, /"300"/);
+  });
+
+  it("a JSON syntax error shows line:column", async () => {
+    const result = await runCli(["validate", "examples/envelopes/invalid/syntax-error.json"]);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /\b4:3\b/);
+    assert.match(result.stdout, /json_syntax/);
+  });
+
+  it("an unreadable file is invalid with file_unreadable", async () => {
+    const result = await runCli(["validate", join(temp, "does-not-exist.json")]);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /^invalid\s/);
+    assert.match(result.stdout, /file_unreadable/);
+  });
+
+  it("warnings are printed as warnings", async () => {
+    const file = tempFile(sendParams(envelope(".aiwg/ops/runs/does-not-exist.json")));
+    const result = await runCli(["validate", "--workspace", "examples/workspace", file]);
+    assert.equal(result.code, 0, result.stdout);
+    assert.match(result.stdout, /^valid\s/);
+    assert.match(result.stdout, /warning.*request_missing/);
+  });
+});
+
+describe("validate --json", () => {
+  it("one object per file, in order, with exactly the contract's keys", async () => {
+    const files = [
+      "examples/envelopes/plan.json",
+      "examples/envelopes/echo.json",
+      "examples/envelopes/invalid/bad-timeout.json",
+      "examples/envelopes/bare-envelope.json",
+      "examples/envelopes/invalid/echo-no-text.json",
+      "examples/envelopes/assess.json",
+    ];
+    const result = await runCli(["validate", "--json", ...files]);
+    assert.equal(result.code, 1);
+    const out = verdicts(result.stdout);
+    assert.deepEqual(
+      out.map((v) => v.file),
+      files,
+    );
+    assert.deepEqual(
+      out.map((v) => [v.valid, v.dispatch]),
+      [
+        [true, "adapter-command"],
+        [true, "echo"],
+        [false, "adapter-command"],
+        [true, "adapter-command"],
+        [false, "echo"],
+        [true, "adapter-command"],
+      ],
+    );
+    const base = ["dispatch", "errors", "file", "valid", "warnings"];
+    for (const verdict of out) {
+      const expected = verdict.valid && verdict.dispatch === "adapter-command" ? [...base, "envelope"].sort() : base;
+      assert.deepEqual(keysOf(verdict), expected, JSON.stringify(verdict));
+      assert.ok(Array.isArray(verdict.errors) && Array.isArray(verdict.warnings));
+      assert.equal(verdict.valid, verdict.errors.length === 0);
+    }
+  });
+
+  it("the envelope is normalized: timeout_seconds defaults to 300", async () => {
+    const result = await runCli([
+      "validate",
+      "--json",
+      "examples/envelopes/assess.json",
+      "examples/envelopes/bare-envelope.json",
+      "examples/envelopes/plan.json",
+    ]);
+    assert.equal(result.code, 0, result.stdout);
+    const [assess, bare, plan] = verdicts(result.stdout);
+    assert.deepEqual(assess?.envelope, {
+      adapter: "sandbox-agent-runner",
+      mode: "assess",
+      command: ["node", RUNNER, "--request", ".aiwg/ops/runs/assess-001.json"],
+      timeout_seconds: 300,
+    });
+    assert.equal(bare?.envelope?.timeout_seconds, 300);
+    assert.equal(plan?.envelope?.timeout_seconds, 60);
+    assert.equal(plan?.envelope?.working_dir, "/workspace");
+  });
+
+  it("an envelope at the send params' top-level metadata is found too", async () => {
+    const file = tempFile({
+      message: { role: "user", parts: [{ kind: "text", text: "x" }] },
+      metadata: { [URI]: envelope(".aiwg/ops/runs/a.json", { mode: "assess", timeout_seconds: 5 }) },
+    });
+    const result = await runCli(["validate", "--json", file]);
+    assert.equal(result.code, 0, result.stdout);
+    const [verdict] = verdicts(result.stdout);
+    assert.equal(verdict?.dispatch, "adapter-command");
+    assert.equal(verdict?.envelope?.mode, "assess");
+  });
+
+  it("errors carry path, code and message", async () => {
+    const result = await runCli(["validate", "--json", "examples/envelopes/invalid/bad-timeout.json"]);
+    assert.equal(result.code, 1);
+    const [verdict] = verdicts(result.stdout);
+    assert.deepEqual(
+      verdict?.errors.map((e) => [e.path, e.code]),
+      [
+        [`/message/metadata/${ESCAPED_URI}/mode`, "invalid_value"],
+        [`/message/metadata/${ESCAPED_URI}/timeout_seconds`, "wrong_type"],
+      ],
+    );
+    for (const error of verdict?.errors ?? []) assert.match(error.message, /expected/);
+  });
+
+  it("several faults in one file are all reported", async () => {
+    const file = tempFile(
+      sendParams(envelope("/etc/passwd", { mode: "Plan", timeout_seconds: 1.5, input_mode: "pty", extra: 1 })),
+    );
+    const result = await runCli(["validate", "--json", file]);
+    assert.equal(result.code, 1);
+    const [verdict] = verdicts(result.stdout);
+    const paths = new Set(verdict?.errors.map((e) => e.path));
+    for (const field of ["mode", "timeout_seconds", "input_mode", "extra", "command/3"])
+      assert.ok(paths.has(`/message/metadata/${ESCAPED_URI}/${field}`), `${field} in ${[...paths].join(", ")}`);
+  });
+
+  it("a nonexistent path and a directory: invalid, file_unreadable, exit 1", async () => {
+    const missing = join(temp, "nope.json");
+    const result = await runCli(["validate", "--json", missing, temp, VALID[0] ?? ""]);
+    assert.equal(result.code, 1);
+    const out = verdicts(result.stdout);
+    assert.deepEqual(
+      out.map((v) => [v.file, v.valid]),
+      [
+        [missing, false],
+        [temp, false],
+        [VALID[0], true],
+      ],
+    );
+    for (const verdict of out.slice(0, 2)) {
+      assert.deepEqual(codes(verdict.errors), ["file_unreadable"]);
+      assert.match(verdict.errors[0]?.message ?? "", /expected/);
+      for (const key of ["file", "valid", "errors", "warnings"]) assert.ok(key in verdict, key);
+      for (const key of Object.keys(verdict))
+        assert.ok(["file", "valid", "dispatch", "errors", "warnings"].includes(key), key);
+    }
+  });
+
+  it("invalid JSON: line and column", async () => {
+    const result = await runCli(["validate", "--json", "examples/envelopes/invalid/syntax-error.json"]);
+    assert.equal(result.code, 1);
+    const [verdict] = verdicts(result.stdout);
+    assert.equal(verdict?.valid, false);
+    assert.deepEqual(codes(verdict?.errors ?? []), ["json_syntax"]);
+    assert.equal(verdict?.errors[0]?.line, 4);
+    assert.equal(verdict?.errors[0]?.column, 3);
+  });
+
+  it("a file that is not an object is invalid", async () => {
+    const file = tempFile([1, 2, 3]);
+    const result = await runCli(["validate", "--json", file]);
+    assert.equal(result.code, 1);
+    const [verdict] = verdicts(result.stdout);
+    assert.deepEqual(
+      verdict?.errors.map((e) => [e.path, e.code]),
+      [["", "wrong_type"]],
+    );
+  });
+});
+
+describe("validate --workspace", () => {
+  it("without --workspace, a request that does not exist is neither an error nor a warning", async () => {
+    const file = tempFile(sendParams(envelope(".aiwg/ops/runs/does-not-exist.json")));
+    const result = await runCli(["validate", "--json", file]);
+    assert.equal(result.code, 0, result.stdout);
+    const [verdict] = verdicts(result.stdout);
+    assert.equal(verdict?.valid, true);
+    assert.deepEqual(verdict?.warnings, []);
+  });
+
+  it("a missing request is a warning, not an error", async () => {
+    const file = tempFile(sendParams(envelope(".aiwg/ops/runs/does-not-exist.json")));
+    const result = await runCli(["validate", "--json", "--workspace", "examples/workspace", file]);
+    assert.equal(result.code, 0, result.stdout);
+    const [verdict] = verdicts(result.stdout);
+    assert.equal(verdict?.valid, true);
+    assert.deepEqual(verdict?.errors, []);
+    assert.deepEqual(
+      verdict?.warnings.map((w) => [w.path, w.code]),
+      [[`/message/metadata/${ESCAPED_URI}/command/3`, "request_missing"]],
+    );
+  });
+
+  it("a missing working directory, runner and request are warnings, not errors", async () => {
+    const file = tempFile(
+      sendParams(envelope(".aiwg/ops/runs/assess-001.json", { working_dir: "/workspace/not-there" })),
+    );
+    const result = await runCli(["validate", "--json", "--workspace", "examples/workspace", file]);
+    assert.equal(result.code, 0, result.stdout);
+    const [verdict] = verdicts(result.stdout);
+    assert.equal(verdict?.valid, true);
+    assert.deepEqual(verdict?.errors, []);
+    assert.deepEqual(codes(verdict?.warnings ?? []).sort(), [
+      "request_missing",
+      "runner_missing",
+      "working_dir_missing",
+    ]);
+  });
+
+  it("the valid examples stay valid, without warnings, against examples/workspace", async () => {
+    const result = await runCli(["validate", "--json", "--workspace", "examples/workspace", ...VALID]);
+    assert.equal(result.code, 0, result.stdout);
+    for (const verdict of verdicts(result.stdout)) {
+      assert.equal(verdict.valid, true, JSON.stringify(verdict));
+      assert.deepEqual(verdict.warnings, [], JSON.stringify(verdict));
+    }
+  });
+
+  it("a request that escapes through a symlink is an error", async () => {
+    const file = tempFile(sendParams(envelope(".aiwg/ops/runs/link.json", { working_dir: "escape" })));
+    const result = await runCli(["validate", "--json", "--workspace", "test/fixtures/workspace", file]);
+    assert.equal(result.code, 1, result.stdout);
+    const [verdict] = verdicts(result.stdout);
+    assert.equal(verdict?.valid, false);
+    assert.deepEqual(
+      verdict?.errors.map((e) => [e.path, e.code]),
+      [[`/message/metadata/${ESCAPED_URI}/command/3`, "request_escape"]],
+    );
+  });
+
+  it("a working_dir outside the workspace is an error", async () => {
+    const file = tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { working_dir: "../.." })));
+    const result = await runCli(["validate", "--json", "--workspace", "examples/workspace", file]);
+    assert.equal(result.code, 1, result.stdout);
+    const [verdict] = verdicts(result.stdout);
+    assert.deepEqual(codes(verdict?.errors ?? []), ["working_dir_outside"]);
+  });
+});
+
+describe("schema", () => {
+  it("prints a JSON Schema that accepts the valid example envelopes and rejects bad ones", async () => {
+    const result = await runCli(["schema"]);
+    assert.equal(result.code, 0, result.stderr);
+    const schema = JSON.parse(result.stdout) as Json;
+    assert.equal(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
+    const validate = new Ajv2020({ allErrors: true }).compile(schema);
+    let checked = 0;
+    for (const file of VALID) {
+      const value = envelopeOfFile(JSON.parse(readFileSync(join(ROOT, file), "utf8")));
+      if (value === undefined) continue;
+      checked++;
+      assert.equal(validate(value), true, `${file}: ${JSON.stringify(validate.errors)}`);
+    }
+    assert.ok(checked >= 3);
+    assert.equal(validate(envelope(".aiwg/ops/runs/a.json", { shell: true })), false);
+    assert.equal(validate(envelope(".aiwg/ops/runs/a.json", { mode: "Plan" })), false);
+    assert.equal(validate(envelope(".aiwg/ops/runsX/a.json")), false);
+  });
+});

@@ -1,0 +1,819 @@
+// CONTRACT section 2: the three file shapes, the closed envelope, and problems with exact JSON Pointers.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { type Analysis, analyzeInput, type Message, messageText, parseJsonText } from "../../src/core/envelope.js";
+import type { Problem } from "../../src/core/problems.js";
+
+const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
+const ESCAPED_URI = "https:~1~1agentic-sandbox.aiwg.io~1extensions~1adapter-command~1v1";
+const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
+const RUNS = ".aiwg/ops/runs/";
+const ADAPTERS = ".aiwg/ops/adapters/sandbox-agent-runner/";
+const bytes = (s: string) => Buffer.byteLength(s, "utf8");
+
+type Json = Record<string, unknown>;
+
+const envelope = (over: Json = {}): Json => ({
+  adapter: "sandbox-agent-runner",
+  mode: "plan",
+  command: ["node", RUNNER, "--request", `${RUNS}a.json`],
+  ...over,
+});
+const withRequest = (request: unknown): Json => envelope({ command: ["node", RUNNER, "--request", request] });
+const without = (key: string): Json => {
+  const copy = envelope();
+  delete copy[key];
+  return copy;
+};
+const textPart = (text: string) => ({ kind: "text", text });
+const message = (metadata?: Json, parts: unknown[] = [textPart("hello")]): Json => ({
+  kind: "message",
+  messageId: "m-1",
+  role: "user",
+  parts,
+  ...(metadata ? { metadata } : {}),
+});
+
+/** The three file shapes (CONTRACT section 2) and where the envelope sits in each. */
+const SHAPES = [
+  {
+    name: "A (send params)",
+    wrap: (env: unknown): unknown => ({ message: message({ [URI]: env }) }),
+    base: `/message/metadata/${ESCAPED_URI}`,
+  },
+  {
+    name: "B (bare message)",
+    wrap: (env: unknown): unknown => message({ [URI]: env }),
+    base: `/metadata/${ESCAPED_URI}`,
+  },
+  { name: "C (bare envelope)", wrap: (env: unknown): unknown => env, base: "" },
+] as const;
+
+function errorsOf(analysis: Analysis): Problem[] {
+  assert.equal(analysis.valid, false, `expected the input to be rejected, got ${JSON.stringify(analysis)}`);
+  return analysis.valid ? [] : analysis.errors;
+}
+
+function envelopeOf(analysis: Analysis): Json {
+  assert.equal(analysis.valid, true, `expected the input to be accepted, got ${JSON.stringify(analysis)}`);
+  assert.equal(analysis.dispatch, "adapter-command");
+  return analysis.valid && analysis.dispatch === "adapter-command" ? (analysis.envelope as Json) : {};
+}
+
+interface Pass {
+  name: string;
+  envelope: Json;
+  /** Fields the normalized envelope must have (timeout_seconds defaults to 300). */
+  expect?: Json;
+}
+interface Fail {
+  name: string;
+  envelope: Json;
+  code: string;
+  /** JSON Pointer relative to the envelope. */
+  at: string;
+  /** Text the message must contain, showing what was found. */
+  found?: string;
+}
+interface Field {
+  field: string;
+  pass: Pass[];
+  fail: Fail[];
+}
+
+const longRequest = (n: number) => `${RUNS}${"a".repeat(n - bytes(RUNS))}`;
+// 2-byte characters: far fewer than 1024 characters, but the limit counts bytes.
+const multiByte1024 = `${RUNS}a${"é".repeat((1024 - bytes(RUNS) - 1) / 2)}`;
+const multiByte1025 = `${RUNS}${"é".repeat((1025 - bytes(RUNS)) / 2)}`;
+
+const TABLE: Field[] = [
+  {
+    field: "adapter",
+    pass: [{ name: "sandbox-agent-runner", envelope: envelope(), expect: { adapter: "sandbox-agent-runner" } }],
+    fail: [
+      { name: "missing", envelope: without("adapter"), code: "missing_field", at: "/adapter" },
+      {
+        name: "another adapter",
+        envelope: envelope({ adapter: "other" }),
+        code: "invalid_value",
+        at: "/adapter",
+        found: '"other"',
+      },
+      {
+        name: "different case",
+        envelope: envelope({ adapter: "Sandbox-Agent-Runner" }),
+        code: "invalid_value",
+        at: "/adapter",
+        found: '"Sandbox-Agent-Runner"',
+      },
+      { name: "a number", envelope: envelope({ adapter: 5 }), code: "invalid_value", at: "/adapter", found: "5" },
+    ],
+  },
+  {
+    field: "mode",
+    pass: [
+      { name: "plan", envelope: envelope({ mode: "plan" }), expect: { mode: "plan" } },
+      { name: "assess", envelope: envelope({ mode: "assess" }), expect: { mode: "assess" } },
+    ],
+    fail: [
+      { name: "missing", envelope: without("mode"), code: "missing_field", at: "/mode" },
+      {
+        name: "Plan (case matters)",
+        envelope: envelope({ mode: "Plan" }),
+        code: "invalid_value",
+        at: "/mode",
+        found: '"Plan"',
+      },
+      { name: "run", envelope: envelope({ mode: "run" }), code: "invalid_value", at: "/mode", found: '"run"' },
+    ],
+  },
+  {
+    field: "command",
+    pass: [
+      {
+        name: "the four allowlisted strings",
+        envelope: envelope(),
+        expect: { command: ["node", RUNNER, "--request", `${RUNS}a.json`] },
+      },
+    ],
+    fail: [
+      { name: "missing", envelope: without("command"), code: "missing_field", at: "/command" },
+      {
+        name: "a string",
+        envelope: envelope({ command: "node" }),
+        code: "wrong_type",
+        at: "/command",
+        found: '"node"',
+      },
+      {
+        name: "bash instead of node",
+        envelope: envelope({ command: ["bash", RUNNER, "--request", `${RUNS}a.json`] }),
+        code: "invalid_value",
+        at: "/command/0",
+        found: '"bash"',
+      },
+      {
+        name: "another runner",
+        envelope: envelope({ command: ["node", "runner.mjs", "--request", `${RUNS}a.json`] }),
+        code: "invalid_value",
+        at: "/command/1",
+        found: '"runner.mjs"',
+      },
+      {
+        name: "--req instead of --request",
+        envelope: envelope({ command: ["node", RUNNER, "--req", `${RUNS}a.json`] }),
+        code: "invalid_value",
+        at: "/command/2",
+        found: '"--req"',
+      },
+      {
+        name: "only three items",
+        envelope: envelope({ command: ["node", RUNNER, "--request"] }),
+        code: "missing_field",
+        at: "/command/3",
+      },
+      {
+        name: "a number as REQUEST",
+        envelope: withRequest(5),
+        code: "wrong_type",
+        at: "/command/3",
+        found: "5",
+      },
+    ],
+  },
+  {
+    field: "REQUEST (command[3])",
+    pass: [
+      { name: "under .aiwg/ops/runs/", envelope: withRequest(`${RUNS}a.json`) },
+      { name: "under the adapter folder", envelope: withRequest(`${ADAPTERS}examples/cycle-005-request.json`) },
+      { name: "nested below .aiwg/ops/runs/", envelope: withRequest(`${RUNS}x/y/z.json`) },
+      { name: "a dot-file name", envelope: withRequest(`${RUNS}.hidden`) },
+      { name: 'a "..." segment is a name', envelope: withRequest(`${RUNS}.../a.json`) },
+      { name: 'a "..a" segment is a name', envelope: withRequest(`${RUNS}..a`) },
+      { name: "non-ASCII characters", envelope: withRequest(`${RUNS}日本語.json`) },
+      { name: "exactly 1024 bytes (ASCII)", envelope: withRequest(longRequest(1024)) },
+      { name: "exactly 1024 bytes (multi-byte)", envelope: withRequest(multiByte1024) },
+    ],
+    fail: [
+      { name: "empty", envelope: withRequest(""), code: "request_empty", at: "/command/3" },
+      {
+        name: "prefix without a segment boundary (runsX)",
+        envelope: withRequest(".aiwg/ops/runsX/a.json"),
+        code: "request_outside_allowed",
+        at: "/command/3",
+        found: ".aiwg/ops/runsX/a.json",
+      },
+      {
+        name: "prefix without a segment boundary (adapter folder)",
+        envelope: withRequest(".aiwg/ops/adapters/sandbox-agent-runnerX/a.json"),
+        code: "request_outside_allowed",
+        at: "/command/3",
+      },
+      {
+        name: "elsewhere in .aiwg",
+        envelope: withRequest(".aiwg/ops/other/a.json"),
+        code: "request_outside_allowed",
+        at: "/command/3",
+      },
+      {
+        name: "./-prefixed",
+        envelope: withRequest(`./${RUNS}a.json`),
+        code: "request_bad_segment",
+        at: "/command/3",
+        found: `./${RUNS}a.json`,
+      },
+      { name: "a . segment", envelope: withRequest(`${RUNS}./a.json`), code: "request_bad_segment", at: "/command/3" },
+      {
+        name: "a .. segment",
+        envelope: withRequest(`${RUNS}../a.json`),
+        code: "request_bad_segment",
+        at: "/command/3",
+      },
+      {
+        name: "a .. escape",
+        envelope: withRequest(`${RUNS}../../../etc/passwd`),
+        code: "request_bad_segment",
+        at: "/command/3",
+      },
+      { name: "a trailing ..", envelope: withRequest(`${RUNS}a/..`), code: "request_bad_segment", at: "/command/3" },
+      {
+        name: "an empty segment",
+        envelope: withRequest(`${RUNS}/a.json`),
+        code: "request_bad_segment",
+        at: "/command/3",
+      },
+      { name: "a trailing slash", envelope: withRequest(`${RUNS}a/`), code: "request_bad_segment", at: "/command/3" },
+      {
+        name: "the runs folder itself, with a slash",
+        envelope: withRequest(RUNS),
+        code: "request_bad_segment",
+        at: "/command/3",
+      },
+      {
+        name: "the runs folder itself, without a slash",
+        envelope: withRequest(".aiwg/ops/runs"),
+        code: "request_outside_allowed",
+        at: "/command/3",
+      },
+      {
+        name: "the adapter folder itself, with a slash",
+        envelope: withRequest(ADAPTERS),
+        code: "request_bad_segment",
+        at: "/command/3",
+      },
+      {
+        name: "the adapter folder itself, without a slash",
+        envelope: withRequest(".aiwg/ops/adapters/sandbox-agent-runner"),
+        code: "request_outside_allowed",
+        at: "/command/3",
+      },
+      {
+        name: "absolute",
+        envelope: withRequest(`/${RUNS}a.json`),
+        code: "request_absolute",
+        at: "/command/3",
+        found: `/${RUNS}a.json`,
+      },
+      {
+        name: "absolute /etc/passwd",
+        envelope: withRequest("/etc/passwd"),
+        code: "request_absolute",
+        at: "/command/3",
+      },
+      {
+        name: "a backslash",
+        envelope: withRequest(`${RUNS}a\\b.json`),
+        code: "request_backslash",
+        at: "/command/3",
+      },
+      {
+        name: "a backslash separator",
+        envelope: withRequest(".aiwg\\ops\\runs\\a.json"),
+        code: "request_backslash",
+        at: "/command/3",
+      },
+      {
+        name: "NUL",
+        envelope: withRequest(`${RUNS}a\u0000.json`),
+        code: "request_control_character",
+        at: "/command/3",
+      },
+      {
+        name: "U+0001",
+        envelope: withRequest(`${RUNS}a\u0001.json`),
+        code: "request_control_character",
+        at: "/command/3",
+      },
+      {
+        name: "newline",
+        envelope: withRequest(`${RUNS}a\n.json`),
+        code: "request_control_character",
+        at: "/command/3",
+      },
+      {
+        name: "U+007F (DEL)",
+        envelope: withRequest(`${RUNS}a\u007f.json`),
+        code: "request_control_character",
+        at: "/command/3",
+      },
+      {
+        name: "U+0085 (NEL)",
+        envelope: withRequest(`${RUNS}a\u0085.json`),
+        code: "request_control_character",
+        at: "/command/3",
+      },
+      {
+        name: "U+009F",
+        envelope: withRequest(`${RUNS}a\u009f.json`),
+        code: "request_control_character",
+        at: "/command/3",
+      },
+      {
+        name: "1025 bytes (ASCII)",
+        envelope: withRequest(longRequest(1025)),
+        code: "request_too_long",
+        at: "/command/3",
+        found: "1025",
+      },
+      {
+        name: "1025 bytes in fewer than 1024 characters (multi-byte)",
+        envelope: withRequest(multiByte1025),
+        code: "request_too_long",
+        at: "/command/3",
+        found: "1025",
+      },
+    ],
+  },
+  {
+    field: "working_dir",
+    pass: [
+      { name: "absent", envelope: envelope() },
+      { name: "empty", envelope: envelope({ working_dir: "" }), expect: { working_dir: "" } },
+      { name: "/workspace", envelope: envelope({ working_dir: "/workspace" }), expect: { working_dir: "/workspace" } },
+      { name: "/workspace/sub", envelope: envelope({ working_dir: "/workspace/sub" }) },
+      { name: "relative", envelope: envelope({ working_dir: "sub/dir" }), expect: { working_dir: "sub/dir" } },
+    ],
+    fail: [
+      { name: "NUL", envelope: envelope({ working_dir: "a\u0000b" }), code: "working_dir_nul", at: "/working_dir" },
+      { name: "a number", envelope: envelope({ working_dir: 5 }), code: "wrong_type", at: "/working_dir", found: "5" },
+      {
+        name: "null",
+        envelope: envelope({ working_dir: null }),
+        code: "wrong_type",
+        at: "/working_dir",
+        found: "null",
+      },
+    ],
+  },
+  {
+    field: "timeout_seconds",
+    pass: [
+      { name: "absent: default 300", envelope: envelope(), expect: { timeout_seconds: 300 } },
+      { name: "1", envelope: envelope({ timeout_seconds: 1 }), expect: { timeout_seconds: 1 } },
+      { name: "900", envelope: envelope({ timeout_seconds: 900 }), expect: { timeout_seconds: 900 } },
+      { name: "60", envelope: envelope({ timeout_seconds: 60 }), expect: { timeout_seconds: 60 } },
+    ],
+    fail: [
+      {
+        name: "0",
+        envelope: envelope({ timeout_seconds: 0 }),
+        code: "out_of_range",
+        at: "/timeout_seconds",
+        found: "0",
+      },
+      {
+        name: "-1",
+        envelope: envelope({ timeout_seconds: -1 }),
+        code: "out_of_range",
+        at: "/timeout_seconds",
+        found: "-1",
+      },
+      {
+        name: "901",
+        envelope: envelope({ timeout_seconds: 901 }),
+        code: "out_of_range",
+        at: "/timeout_seconds",
+        found: "901",
+      },
+      {
+        name: "1.5",
+        envelope: envelope({ timeout_seconds: 1.5 }),
+        code: "not_integer",
+        at: "/timeout_seconds",
+        found: "1.5",
+      },
+      {
+        name: '"300" (a string)',
+        envelope: envelope({ timeout_seconds: "300" }),
+        code: "wrong_type",
+        at: "/timeout_seconds",
+        found: '"300"',
+      },
+      {
+        name: "null",
+        envelope: envelope({ timeout_seconds: null }),
+        code: "wrong_type",
+        at: "/timeout_seconds",
+        found: "null",
+      },
+      {
+        name: "true",
+        envelope: envelope({ timeout_seconds: true }),
+        code: "wrong_type",
+        at: "/timeout_seconds",
+        found: "true",
+      },
+    ],
+  },
+  {
+    field: "input_mode",
+    pass: [
+      { name: "absent", envelope: envelope() },
+      { name: "text-line", envelope: envelope({ input_mode: "text-line" }), expect: { input_mode: "text-line" } },
+    ],
+    fail: [
+      {
+        name: "pty",
+        envelope: envelope({ input_mode: "pty" }),
+        code: "invalid_value",
+        at: "/input_mode",
+        found: '"pty"',
+      },
+      {
+        name: "Text-Line",
+        envelope: envelope({ input_mode: "Text-Line" }),
+        code: "invalid_value",
+        at: "/input_mode",
+        found: '"Text-Line"',
+      },
+      {
+        name: "null",
+        envelope: envelope({ input_mode: null }),
+        code: "invalid_value",
+        at: "/input_mode",
+        found: "null",
+      },
+    ],
+  },
+  {
+    field: "the closed key set",
+    pass: [
+      {
+        name: "every known key",
+        envelope: envelope({ working_dir: "/workspace", timeout_seconds: 10, input_mode: "text-line" }),
+        expect: { working_dir: "/workspace", timeout_seconds: 10, input_mode: "text-line" },
+      },
+    ],
+    fail: [
+      { name: "shell: true", envelope: envelope({ shell: true }), code: "unknown_field", at: "/shell", found: "shell" },
+      { name: "env", envelope: envelope({ env: {} }), code: "unknown_field", at: "/env", found: "env" },
+      {
+        name: "a key with ~ and /",
+        envelope: envelope({ "a/b~c": 1 }),
+        code: "unknown_field",
+        at: "/a~1b~0c",
+        found: "a/b~c",
+      },
+    ],
+  },
+];
+
+describe("analyzeInput: the envelope table, in each file shape", () => {
+  for (const shape of SHAPES) {
+    describe(`shape ${shape.name}`, () => {
+      for (const row of TABLE) {
+        describe(row.field, () => {
+          for (const pass of row.pass) {
+            it(`accepts ${pass.name}`, () => {
+              const analysis = analyzeInput(shape.wrap(pass.envelope));
+              const normalized = envelopeOf(analysis);
+              assert.equal(
+                analysis.valid && analysis.dispatch === "adapter-command" && analysis.envelopePath,
+                shape.base,
+              );
+              const expected = { timeout_seconds: 300, ...pass.envelope, ...pass.expect };
+              assert.deepEqual(normalized, expected);
+            });
+          }
+          for (const fail of row.fail) {
+            it(`rejects ${fail.name} (${fail.code} at ${fail.at})`, () => {
+              const analysis = analyzeInput(shape.wrap(fail.envelope));
+              const errors = errorsOf(analysis);
+              assert.equal(analysis.dispatch, "adapter-command", "an invalid envelope is never downgraded to echo");
+              const path = `${shape.base}${fail.at}`;
+              const hit = errors.find((e) => e.code === fail.code && e.path === path);
+              assert.ok(hit, `expected ${fail.code} at ${path}, got ${JSON.stringify(errors)}`);
+              for (const error of errors)
+                assert.equal(error.path, path, `only ${path} is at fault: ${JSON.stringify(error)}`);
+              assert.match(hit.message, /expected/, `the message says what was expected: ${hit.message}`);
+              if (fail.found !== undefined)
+                assert.ok(hit.message.includes(fail.found), `the message shows ${fail.found}: ${hit.message}`);
+            });
+          }
+        });
+      }
+    });
+  }
+});
+
+describe("analyzeInput: messages of missing fields name what was expected", () => {
+  it("a missing adapter names the adapter that is expected, not an object", () => {
+    const [error] = errorsOf(analyzeInput(without("adapter")));
+    assert.equal(error?.code, "missing_field");
+    assert.doesNotMatch(error?.message ?? "", /expected an object/);
+    assert.match(error?.message ?? "", /sandbox-agent-runner/);
+  });
+  it("a missing mode names plan and assess, not an object", () => {
+    const [error] = errorsOf(analyzeInput(without("mode")));
+    assert.doesNotMatch(error?.message ?? "", /expected an object/);
+    assert.match(error?.message ?? "", /plan/);
+    assert.match(error?.message ?? "", /assess/);
+  });
+  it("a missing command asks for an array, not an object", () => {
+    const [error] = errorsOf(analyzeInput(without("command")));
+    assert.doesNotMatch(error?.message ?? "", /expected an object/);
+    assert.match(error?.message ?? "", /array/);
+  });
+  it("a command of 5 items says 4 were expected and 5 found", () => {
+    const errors = errorsOf(analyzeInput(envelope({ command: ["node", RUNNER, "--request", `${RUNS}a.json`, "x"] })));
+    assert.ok(errors.length > 0);
+    for (const error of errors) assert.ok(error.path.startsWith("/command"), JSON.stringify(error));
+    assert.ok(
+      errors.some((e) => /\b4\b/.test(e.message) && /\b5\b/.test(e.message)),
+      `expected a message with "4" expected and "5" found, got ${JSON.stringify(errors)}`,
+    );
+  });
+});
+
+describe("analyzeInput: every problem at once", () => {
+  it("three separate faults give three problems, each at its own path", () => {
+    const value = { message: message({ [URI]: envelope({ mode: "Plan", timeout_seconds: "300", shell: true }) }) };
+    const errors = errorsOf(analyzeInput(value));
+    const base = `/message/metadata/${ESCAPED_URI}`;
+    assert.deepEqual(
+      errors.map((e) => [e.path, e.code]).sort(),
+      [
+        [`${base}/mode`, "invalid_value"],
+        [`${base}/shell`, "unknown_field"],
+        [`${base}/timeout_seconds`, "wrong_type"],
+      ].sort(),
+    );
+  });
+  it("several REQUEST faults are all reported", () => {
+    const errors = errorsOf(analyzeInput(withRequest(`${RUNS}a\\b/../\u0001`)));
+    const codes = new Set(errors.map((e) => e.code));
+    for (const code of ["request_backslash", "request_bad_segment", "request_control_character"])
+      assert.ok(codes.has(code), `${code} in ${JSON.stringify(errors)}`);
+  });
+  it("an absolute REQUEST with a .. segment reports the .. segment too", () => {
+    const errors = errorsOf(analyzeInput(withRequest(`/${RUNS}../../etc/passwd`)));
+    const codes = new Set(errors.map((e) => e.code));
+    for (const code of ["request_absolute", "request_bad_segment"])
+      assert.ok(codes.has(code), `${code} in ${JSON.stringify(errors)}`);
+  });
+  it("a fault in the message and one in the envelope are both reported", () => {
+    const value = { message: { ...message({ [URI]: envelope({ timeout_seconds: 0 }) }), role: "agent" } };
+    const errors = errorsOf(analyzeInput(value));
+    assert.deepEqual(
+      errors.map((e) => [e.path, e.code]).sort(),
+      [
+        ["/message/role", "invalid_value"],
+        [`/message/metadata/${ESCAPED_URI}/timeout_seconds`, "out_of_range"],
+      ].sort(),
+    );
+  });
+  it("an empty object is a bare envelope missing its three required fields", () => {
+    const errors = errorsOf(analyzeInput({}));
+    assert.deepEqual(errors.map((e) => [e.path, e.code]).sort(), [
+      ["/adapter", "missing_field"],
+      ["/command", "missing_field"],
+      ["/mode", "missing_field"],
+    ]);
+  });
+});
+
+describe("analyzeInput: where the envelope is", () => {
+  it("shape A also takes the envelope from the send params' top-level metadata", () => {
+    const analysis = analyzeInput({ message: message(), metadata: { [URI]: envelope({ mode: "assess" }) } });
+    assert.equal(envelopeOf(analysis).mode, "assess");
+    assert.equal(
+      analysis.valid && analysis.dispatch === "adapter-command" && analysis.envelopePath,
+      `/metadata/${ESCAPED_URI}`,
+    );
+  });
+  it("problems of a top-level envelope point into /metadata", () => {
+    const errors = errorsOf(
+      analyzeInput({ message: message(), metadata: { [URI]: envelope({ timeout_seconds: 901 }) } }),
+    );
+    assert.deepEqual(
+      errors.map((e) => [e.path, e.code]),
+      [[`/metadata/${ESCAPED_URI}/timeout_seconds`, "out_of_range"]],
+    );
+  });
+  it("both locations present and equal: accepted", () => {
+    const analysis = analyzeInput({ message: message({ [URI]: envelope() }), metadata: { [URI]: envelope() } });
+    assert.equal(envelopeOf(analysis).mode, "plan");
+  });
+  it("both locations present, equal up to key order: accepted", () => {
+    const reordered = Object.fromEntries(Object.entries(envelope()).reverse());
+    const analysis = analyzeInput({ message: message({ [URI]: envelope() }), metadata: { [URI]: reordered } });
+    assert.equal(envelopeOf(analysis).adapter, "sandbox-agent-runner");
+  });
+  it("both locations present and different: envelope_conflict", () => {
+    const analysis = analyzeInput({
+      message: message({ [URI]: envelope() }),
+      metadata: { [URI]: envelope({ mode: "assess" }) },
+    });
+    const errors = errorsOf(analysis);
+    assert.equal(analysis.dispatch, "adapter-command");
+    const conflict = errors.find((e) => e.code === "envelope_conflict");
+    assert.ok(conflict, JSON.stringify(errors));
+    assert.ok(
+      [`/metadata/${ESCAPED_URI}`, `/message/metadata/${ESCAPED_URI}`].includes(conflict.path),
+      `points at one of the envelopes: ${conflict.path}`,
+    );
+    assert.match(conflict.message, /expected/);
+  });
+  it("an envelope that is null is rejected, not treated as absent", () => {
+    const analysis = analyzeInput({ message: message({ [URI]: null }) });
+    const errors = errorsOf(analysis);
+    assert.equal(analysis.dispatch, "adapter-command");
+    assert.deepEqual(
+      errors.map((e) => [e.path, e.code]),
+      [[`/message/metadata/${ESCAPED_URI}`, "wrong_type"]],
+    );
+  });
+  it("an invalid envelope with text parts is never downgraded to echo", () => {
+    const analysis = analyzeInput({ message: message({ [URI]: envelope({ mode: "x" }) }, [textPart("hi")]) });
+    errorsOf(analysis);
+    assert.equal(analysis.dispatch, "adapter-command");
+  });
+  it("other metadata keys do not make an envelope", () => {
+    const analysis = analyzeInput({ message: message({ "https://example.com/other": envelope() }) });
+    assert.equal(analysis.valid, true);
+    assert.equal(analysis.dispatch, "echo");
+  });
+});
+
+describe("analyzeInput: the echo dispatch", () => {
+  it("shape A without an envelope and with a text part: echo", () => {
+    const analysis = analyzeInput({ message: message(undefined, [textPart("one"), textPart("two")]) });
+    assert.equal(analysis.valid, true);
+    assert.equal(analysis.dispatch, "echo");
+    assert.equal(analysis.valid && analysis.dispatch === "echo" && messageText(analysis.message), "one\ntwo");
+  });
+  it("shape B without an envelope and with a text part: echo", () => {
+    const analysis = analyzeInput({ role: "user", parts: [textPart("hi")] });
+    assert.equal(analysis.valid, true);
+    assert.equal(analysis.dispatch, "echo");
+  });
+  it("a text part among data and file parts is enough", () => {
+    const parts = [{ kind: "data", data: { a: 1 } }, textPart("hi"), { kind: "file", file: { uri: "x" } }];
+    const analysis = analyzeInput({ message: message(undefined, parts) });
+    assert.equal(analysis.valid, true);
+    assert.equal(analysis.dispatch, "echo");
+  });
+  const noText = [
+    { name: "no parts", parts: [] as unknown[] },
+    { name: "only a data part", parts: [{ kind: "data", data: { note: "x" } }] },
+    { name: "only a file part", parts: [{ kind: "file", file: { uri: "file:///x" } }] },
+  ];
+  for (const { name, parts } of noText) {
+    it(`shape A with ${name}: echo_without_text at /message/parts`, () => {
+      const analysis = analyzeInput({ message: message(undefined, parts) });
+      const errors = errorsOf(analysis);
+      assert.equal(analysis.dispatch, "echo");
+      assert.deepEqual(
+        errors.map((e) => [e.path, e.code]),
+        [["/message/parts", "echo_without_text"]],
+      );
+      assert.match(errors[0]?.message ?? "", /expected/);
+    });
+    it(`shape B with ${name}: echo_without_text at /parts`, () => {
+      const errors = errorsOf(analyzeInput({ role: "user", parts }));
+      assert.deepEqual(
+        errors.map((e) => [e.path, e.code]),
+        [["/parts", "echo_without_text"]],
+      );
+    });
+  }
+  it("a message without parts is rejected at /message/parts", () => {
+    const errors = errorsOf(analyzeInput({ message: { role: "user" } }));
+    assert.ok(
+      errors.some((e) => e.path === "/message/parts"),
+      JSON.stringify(errors),
+    );
+  });
+  it("a text part whose text is not a string is rejected", () => {
+    const errors = errorsOf(analyzeInput({ message: message(undefined, [{ kind: "text", text: 5 }]) }));
+    assert.ok(
+      errors.some((e) => e.path === "/message/parts/0/text" && e.code === "wrong_type"),
+      JSON.stringify(errors),
+    );
+  });
+  it("an agent message is rejected at /message/role", () => {
+    const errors = errorsOf(analyzeInput({ message: { ...message(), role: "agent" } }));
+    assert.deepEqual(
+      errors.map((e) => [e.path, e.code]),
+      [["/message/role", "invalid_value"]],
+    );
+    assert.ok(errors[0]?.message.includes('"agent"'));
+  });
+});
+
+describe("analyzeInput: not an object", () => {
+  const cases: Array<[string, unknown, string]> = [
+    ["null", null, "null"],
+    ["an array", [], "array"],
+    ["a string", "hello", "string"],
+    ["a number", 42, "number"],
+    ["a boolean", true, "boolean"],
+  ];
+  for (const [name, value, found] of cases) {
+    it(`${name}: wrong_type at the root`, () => {
+      const analysis = analyzeInput(value);
+      const errors = errorsOf(analysis);
+      assert.deepEqual(
+        errors.map((e) => [e.path, e.code]),
+        [["", "wrong_type"]],
+      );
+      assert.match(errors[0]?.message ?? "", /expected/);
+      assert.ok(errors[0]?.message.includes(found), errors[0]?.message);
+    });
+  }
+});
+
+describe("parseJsonText", () => {
+  const problemOf = (text: string): Problem => {
+    const parsed = parseJsonText(text);
+    assert.equal(parsed.ok, false, `expected a syntax error for ${JSON.stringify(text)}`);
+    return parsed.ok ? { path: "", code: "", message: "" } : parsed.problem;
+  };
+  it("parses valid JSON", () => {
+    assert.deepEqual(parseJsonText('{"a": [1, "x"]}'), { ok: true, value: { a: [1, "x"] } });
+  });
+  it("skips a byte order mark", () => {
+    assert.deepEqual(parseJsonText('\ufeff{"a": 1}'), { ok: true, value: { a: 1 } });
+  });
+  it("a missing comma points at the next token", () => {
+    const problem = problemOf('{\n  "adapter": "x",\n  "mode": "plan"\n  "command": []\n}');
+    assert.equal(problem.code, "json_syntax");
+    assert.equal(problem.path, "");
+    assert.equal(problem.line, 4);
+    assert.equal(problem.column, 3);
+    assert.match(problem.message, /expected/);
+  });
+  it("a missing comma on the first line points at the next token", () => {
+    const problem = problemOf('{"a": 1 "b": 2}');
+    assert.equal(problem.line, 1);
+    assert.equal(problem.column, 9);
+  });
+  it("unterminated input points at the end", () => {
+    const problem = problemOf('{\n  "a": 1,\n  "b": ');
+    assert.equal(problem.line, 3);
+    assert.equal(problem.column, 8);
+  });
+  it("empty input is line 1, column 1", () => {
+    const problem = problemOf("");
+    assert.equal(problem.line, 1);
+    assert.equal(problem.column, 1);
+  });
+  it("an unexpected token points at that token, not at the end of the input", () => {
+    const problem = problemOf('{\n  "a": ,\n  "b": 2\n}');
+    assert.equal(problem.line, 2);
+    assert.equal(problem.column, 8);
+  });
+  it("a trailing comma in an array points at the closing bracket", () => {
+    const problem = problemOf("[1,]\n\n\n");
+    assert.equal(problem.line, 1);
+    assert.equal(problem.column, 4);
+  });
+  it("columns count characters after a multi-byte character", () => {
+    const problem = problemOf('{"é": 1 "b": 2}');
+    assert.equal(problem.line, 1);
+    assert.equal(problem.column, 9);
+  });
+});
+
+describe("messageText", () => {
+  const msg = (parts: unknown[]): Message => ({ role: "user", parts }) as Message;
+  it("joins text parts with a newline", () => {
+    assert.equal(messageText(msg([textPart("a"), textPart("b"), textPart("c")])), "a\nb\nc");
+  });
+  it("skips data and file parts", () => {
+    assert.equal(
+      messageText(msg([textPart("a"), { kind: "data", data: {} }, { kind: "file", file: {} }, textPart("b")])),
+      "a\nb",
+    );
+  });
+  it("keeps newlines inside parts and empty texts", () => {
+    assert.equal(messageText(msg([textPart("a\nb"), textPart(""), textPart("c")])), "a\nb\n\nc");
+  });
+  it("one part: its text, no trailing newline", () => {
+    assert.equal(messageText(msg([textPart("only")])), "only");
+  });
+  it("no message or no text parts: empty", () => {
+    assert.equal(messageText(undefined), "");
+    assert.equal(messageText(msg([{ kind: "data", data: {} }])), "");
+  });
+});
