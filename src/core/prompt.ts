@@ -26,7 +26,8 @@ const ESCAPES = new RegExp(
     "\\u001b[PX^_][\\s\\S]*?(?:\\u001b\\\\|\\u009c)", // DCS, SOS, PM, APC … ST
     "[\\u0090\\u0098\\u009e\\u009f][\\s\\S]*?(?:\\u001b\\\\|\\u009c)", // their 8-bit forms
     "(?:\\u001b\\[|\\u009b)[0-?]*[ -/]*[@-~]", // CSI
-    "\\u001b[ -/]*[0-~]", // two-byte (Fe, Fp, Fs) and nF sequences
+    // nF sequences, then the two-byte Fp, Fe and Fs ones; not the introducers [ ] P X ^ _ handled above.
+    "\\u001b(?:[ -/]+[0-~]|[0-OQ-WYZ\\\\`-~])",
   ].join("|"),
   "g",
 );

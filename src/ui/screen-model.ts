@@ -15,7 +15,7 @@ export interface ScreenModel {
   lines: OutputLine[];
   /** Lines that scrolled out of `lines`. */
   linesAbove: number;
-  /** A line still being written, per stream (lines are joined across chunks). */
+  /** A line still being written, per stream, as it came (lines are joined across chunks). */
   partial: Record<StreamName, string>;
   bytes: number;
   /** Answers sent, shown as an echo. */
@@ -38,12 +38,19 @@ export function emptyModel(task?: TaskView): ScreenModel {
   };
 }
 
+/** A line as a terminal would leave it: escapes gone, and a carriage return starts the line over. */
+function shownLine(raw: string): string {
+  const line = stripEscapes(raw).replace(/\r$/, "");
+  return line.slice(line.lastIndexOf("\r") + 1).slice(0, MAX_LINE_CHARS);
+}
+
 export function reduce(model: ScreenModel, event: DispatcherEvent, keepLines = KEEP_LINES): ScreenModel {
   if (event.type === "status") return { ...model, task: event.task };
   if (event.text === "") return model;
-  const pieces = (model.partial[event.stream] + stripEscapes(event.text).replace(/\r\n/g, "\n")).split("\n");
+  // The partial line is kept as it came, so an escape sequence cut between chunks is stripped whole.
+  const pieces = (model.partial[event.stream] + event.text).split("\n");
   const partial = (pieces.pop() ?? "").slice(-MAX_LINE_CHARS);
-  const added = pieces.map((text) => ({ stream: event.stream, text: text.slice(0, MAX_LINE_CHARS) }));
+  const added = pieces.map((text) => ({ stream: event.stream, text: shownLine(text) }));
   let lines = added.length > 0 ? [...model.lines, ...added] : model.lines;
   let linesAbove = model.linesAbove;
   if (lines.length > keepLines) {
@@ -63,7 +70,8 @@ export function reduce(model: ScreenModel, event: DispatcherEvent, keepLines = K
 export function visibleLines(model: ScreenModel, rows: number): { lines: OutputLine[]; hidden: number } {
   const all = [...model.lines];
   for (const stream of ["stdout", "stderr"] as const) {
-    if (model.partial[stream] !== "") all.push({ stream, text: model.partial[stream] });
+    const text = shownLine(model.partial[stream]);
+    if (text !== "") all.push({ stream, text });
   }
   const shown = all.slice(Math.max(0, all.length - rows));
   return { lines: shown, hidden: model.linesAbove + all.length - shown.length };

@@ -1,0 +1,233 @@
+// `run` in a real terminal (CONTRACT section 6): tmux gives the binary a pty, keys go in with send-keys and the
+// screen comes back with capture-pane. Skipped, with a message, where tmux is not installed.
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { FIXTURES, ROOT, sleep } from "../helpers/cli.js";
+import { commandFor, DEFAULT_REQUEST, writeJson } from "../helpers/envelopes.js";
+
+const HAS_TMUX = spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
+const NO_TMUX = "tmux is not installed (CI installs it through .ci/run)";
+const SOCKET = `adapter-command-tui-${process.pid}-${Date.now()}`;
+let sessions = 0;
+
+function tmux(...args: string[]): string {
+  return execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+
+/** Starts `adapter-command <args>` in a new 100×30 pane; the pane outlives the command so its last screen stays. */
+function start(args: string[]): string {
+  sessions += 1;
+  const name = `tui-${sessions}`;
+  const line = [process.execPath, "bin/adapter-command.js", ...args].map(quote).join(" ");
+  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", ROOT, `${line}; echo EXIT=$?; sleep 60`);
+  return name;
+}
+
+const capture = (name: string) => tmux("capture-pane", "-p", "-t", name);
+
+/** Polls the pane until `done` holds for its text; fails after `ms` with the last screen. */
+async function waitFor(name: string, what: string, done: (screen: string) => boolean, ms = 15_000): Promise<string> {
+  const until = Date.now() + ms;
+  let screen = "";
+  for (;;) {
+    try {
+      screen = capture(name);
+    } catch (error) {
+      screen = `(capture-pane failed: ${String(error)})`;
+    }
+    if (done(screen)) return screen;
+    if (Date.now() >= until) assert.fail(`timed out after ${ms} ms waiting for ${what}; the screen:\n${screen}`);
+    await sleep(100);
+  }
+}
+
+/** The PIDs of the processes below `root` (children, grandchildren…), read from /proc. */
+function descendants(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {
+      // it ended meanwhile
+    }
+  }
+  const found: number[] = [];
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift() as number;
+    for (const [child, parent] of parents) {
+      if (parent === pid) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+/** True while `pid` runs; a zombie counts as ended. */
+function running(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+function cwdOf(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pane's tty modes as `stty -a` prints them (padded with spaces), or undefined where stty cannot read it. */
+function ttyModes(tty: string): string | undefined {
+  const result = spawnSync("stty", ["-a", "-F", tty], { encoding: "utf8" });
+  if (result.status !== 0) return undefined;
+  return ` ${result.stdout.replace(/[;\n]/g, " ")} `;
+}
+
+/** `pgrep -f <pattern>` as PIDs (none when nothing matches). */
+function pgrep(pattern: string): number[] {
+  const result = spawnSync("pgrep", ["-f", pattern], { encoding: "utf8" });
+  if (result.error) return [];
+  return result.stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map(Number);
+}
+
+/** Runners a test saw; killed in `after` should a failing test leave one behind. */
+const runners: number[] = [];
+
+after(() => {
+  if (!HAS_TMUX) return;
+  let server = "";
+  try {
+    server = tmux("display-message", "-p", "#{socket_path}").trim();
+  } catch {
+    // no server left
+  }
+  spawnSync("tmux", ["-L", SOCKET, "kill-server"], { stdio: "ignore" });
+  if (server !== "") rmSync(server, { force: true });
+  for (const pid of runners) {
+    try {
+      if (running(pid)) process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+});
+
+describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
+  it("shows the prompt box, y answers it, and the summary says completed (exit 0)", async (t) => {
+    if (!HAS_TMUX) return t.skip(NO_TMUX);
+    const pane = start(["run", "--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"]);
+    const PROMPT = "Apply these 3 changes? [y/N]";
+    const atPrompt = await waitFor(pane, "the prompt box", (screen) => {
+      const lines = screen.split("\n");
+      const top = lines.findIndex((line) => line.includes("╭"));
+      const bottom = lines.findIndex((line) => line.includes("╰"));
+      return top !== -1 && bottom > top && lines.slice(top + 1, bottom).some((line) => line.includes(PROMPT));
+    });
+    // The envelope, the live output and the state with the time left.
+    assert.match(atPrompt, /sandbox-agent-runner · assess · \.aiwg\/ops\/runs\/assess-confirm\.json/);
+    assert.match(atPrompt, /examples\/workspace/);
+    assert.match(atPrompt, /check {2}update the cycle index \.\.\. ok/);
+    assert.match(atPrompt, /press y or n; Enter sends "n"/);
+    assert.match(atPrompt, /input-required \d+s .* left/);
+
+    tmux("send-keys", "-t", pane, "y");
+    const done = await waitFor(
+      pane,
+      "✔ completed and EXIT=0",
+      (screen) => screen.includes("✔ completed") && /^EXIT=\d+/m.test(screen),
+    );
+    assert.match(done, /✔ completed · exit code 0/);
+    assert.match(done, /^EXIT=0$/m, `the exit status:\n${done}`);
+    assert.match(done, /» answered "y" to Apply these 3 changes\? \[y\/N\]/);
+    assert.doesNotMatch(done, /╭/, "the prompt box is gone at the end");
+  });
+
+  it("Ctrl-C cancels a hanging command: canceled, EXIT=130, no runner left, the cursor back", async (t) => {
+    if (!HAS_TMUX) return t.skip(NO_TMUX);
+    const envelope = writeJson(
+      {
+        adapter: "sandbox-agent-runner",
+        mode: "plan",
+        working_dir: "hang",
+        timeout_seconds: 30,
+        command: commandFor(DEFAULT_REQUEST),
+      },
+      "tui-hang",
+    );
+    const pane = start(["run", "--workspace", FIXTURES, envelope]);
+    const panePid = Number(tmux("display-message", "-p", "-t", pane, "#{pane_pid}").trim());
+    assert.ok(panePid > 0, "no pane pid");
+
+    const paneTty = tmux("display-message", "-p", "-t", pane, "#{pane_tty}").trim();
+    const hanging = await waitFor(pane, "the runner's output (hanging)", (screen) => /^\s+hanging\s*$/m.test(screen));
+    assert.match(hanging, /working \d+s/);
+    const rawWhileRunning = ttyModes(paneTty);
+
+    // The runners this pane started (other tests may run the same fixture at the same time).
+    const hangDir = join(FIXTURES, "hang");
+    const ours = descendants(panePid).filter((pid) => cwdOf(pid) === hangDir);
+    runners.push(...ours);
+    const matching = pgrep(`${hangDir}/`);
+    assert.ok(ours.length > 0, `no runner found below the pane (pgrep -f found ${matching.join(", ") || "none"})`);
+    assert.ok(
+      ours.every((pid) => matching.includes(pid)),
+      `pgrep -f ${hangDir}/ should see the runner ${ours.join(", ")} (saw ${matching.join(", ") || "none"})`,
+    );
+
+    tmux("send-keys", "-t", pane, "C-c");
+    const done = await waitFor(
+      pane,
+      "canceled and EXIT=…",
+      (screen) => screen.includes("canceled") && /^EXIT=\d+/m.test(screen),
+    );
+    assert.match(done, /✘ canceled/);
+    assert.match(done, /^EXIT=130$/m, `the exit status:\n${done}`);
+
+    // No runner of ours is left (a zombie counts as gone), and pgrep no longer sees it.
+    const until = Date.now() + 3000;
+    while (ours.some(running) && Date.now() < until) await sleep(50);
+    assert.deepEqual(ours.filter(running), [], "the runner outlived the cancel");
+    const left = pgrep(`${hangDir}/`).filter((pid) => ours.includes(pid) && running(pid));
+    assert.deepEqual(left, [], "pgrep still sees the runner");
+
+    // The terminal is restored: the cursor shows again and the shell's echo printed on a fresh line.
+    const cursor = tmux("display-message", "-p", "-t", pane, "#{cursor_flag}").trim();
+    assert.equal(cursor, "1", "the cursor is still hidden");
+    // …and the line discipline is back to cooked mode (Ink had put it in raw mode).
+    const modes = ttyModes(paneTty);
+    if (modes !== undefined) {
+      if (rawWhileRunning !== undefined)
+        assert.ok(rawWhileRunning.includes("-icanon"), `not raw while running: ${rawWhileRunning}`);
+      for (const mode of ["icanon", "echo", "isig"]) {
+        assert.ok(modes.includes(` ${mode} `), `the terminal was left with -${mode}: ${modes}`);
+      }
+    }
+    // EXIT=130 was printed by the shell after the binary ended; nothing of it is left below the pane either.
+    const stillRunning = descendants(panePid).filter((pid) => {
+      try {
+        return running(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("adapter-command.js");
+      } catch {
+        return false;
+      }
+    });
+    assert.deepEqual(stillRunning, [], "adapter-command did not exit");
+  });
+});

@@ -1,0 +1,320 @@
+// The terminal UI's pure model (CONTRACT section 6): lines joined across chunks, stderr apart, bounded history,
+// escapes stripped, byte counts, the visible window, how a prompt is answered, and the formatters.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { DispatcherEvent } from "../../src/core/dispatcher.js";
+import type { StreamName } from "../../src/core/output-log.js";
+import type { TaskView } from "../../src/core/task-record.js";
+import {
+  answerStyle,
+  emptyModel,
+  formatBytes,
+  formatDuration,
+  KEEP_LINES,
+  reduce,
+  type ScreenModel,
+  visibleLines,
+} from "../../src/ui/screen-model.js";
+
+let seq = 0;
+
+function output(text: string, stream: StreamName = "stdout"): DispatcherEvent {
+  seq += 1;
+  return {
+    type: "output",
+    taskId: "task-1",
+    contextId: "ctx-1",
+    stream,
+    seq,
+    text,
+    raw: Buffer.from(text),
+    first: seq === 1,
+  };
+}
+
+function feed(events: DispatcherEvent[], keepLines?: number, model: ScreenModel = emptyModel()): ScreenModel {
+  return events.reduce((m, event) => reduce(m, event, keepLines), model);
+}
+
+const texts = (model: ScreenModel) => model.lines.map((line) => line.text);
+
+function task(overrides: Partial<TaskView> = {}): TaskView {
+  return {
+    id: "task-1",
+    contextId: "ctx-1",
+    dispatch: "adapter-command",
+    state: "working",
+    updatedAt: "2025-01-01T00:00:01.000Z",
+    createdAt: "2025-01-01T00:00:00.000Z",
+    exitCode: null,
+    signal: null,
+    textLine: false,
+    extensions: [],
+    ...overrides,
+  };
+}
+
+describe("reduce", () => {
+  it("starts empty", () => {
+    const model = emptyModel();
+    assert.equal(model.task, undefined);
+    assert.deepEqual(model.lines, []);
+    assert.equal(model.linesAbove, 0);
+    assert.deepEqual(model.partial, { stdout: "", stderr: "" });
+    assert.equal(model.bytes, 0);
+    assert.deepEqual(model.answers, []);
+    assert.equal(model.error, undefined);
+  });
+
+  it("joins lines that span chunks", () => {
+    const model = feed([output("hel"), output("lo\nwor"), output("ld\n")]);
+    assert.deepEqual(model.lines, [
+      { stream: "stdout", text: "hello" },
+      { stream: "stdout", text: "world" },
+    ]);
+    assert.equal(model.partial.stdout, "");
+  });
+
+  it("keeps an unfinished line as the partial one until its newline arrives", () => {
+    const first = feed([output("one\ntw")]);
+    assert.deepEqual(texts(first), ["one"]);
+    assert.equal(first.partial.stdout, "tw");
+    const second = reduce(first, output("o\n"));
+    assert.deepEqual(texts(second), ["one", "two"]);
+    assert.equal(second.partial.stdout, "");
+  });
+
+  it("keeps stderr apart from stdout, each joined on its own", () => {
+    const model = feed([
+      output("out-"),
+      output("err-", "stderr"),
+      output("line\n"),
+      output("line\n", "stderr"),
+      output("next\n", "stderr"),
+    ]);
+    assert.deepEqual(model.lines, [
+      { stream: "stdout", text: "out-line" },
+      { stream: "stderr", text: "err-line" },
+      { stream: "stderr", text: "next" },
+    ]);
+    assert.deepEqual(model.partial, { stdout: "", stderr: "" });
+  });
+
+  it("a partial stdout line does not take a stderr line into it", () => {
+    const model = feed([output("half"), output("warning\n", "stderr")]);
+    assert.deepEqual(model.lines, [{ stream: "stderr", text: "warning" }]);
+    assert.equal(model.partial.stdout, "half");
+    assert.equal(model.partial.stderr, "");
+  });
+
+  it("treats CRLF as one line break", () => {
+    const model = feed([output("a\r\nb\r\n")]);
+    assert.deepEqual(texts(model), ["a", "b"]);
+  });
+
+  it("keeps an empty line as a line", () => {
+    const model = feed([output("a\n\nb\n")]);
+    assert.deepEqual(texts(model), ["a", "", "b"]);
+  });
+
+  it("bounds the lines to keepLines and counts those that scrolled out", () => {
+    const model = feed([output("1\n2\n3\n4\n5\n")], 3);
+    assert.deepEqual(texts(model), ["3", "4", "5"]);
+    assert.equal(model.linesAbove, 2);
+    const more = feed([output("6\n"), output("7\n")], 3, model);
+    assert.deepEqual(texts(more), ["5", "6", "7"]);
+    assert.equal(more.linesAbove, 4);
+  });
+
+  it("keeps KEEP_LINES lines by default", () => {
+    const text = Array.from({ length: KEEP_LINES + 25 }, (_, i) => `line ${i}\n`).join("");
+    const model = feed([output(text)]);
+    assert.equal(model.lines.length, KEEP_LINES);
+    assert.equal(model.linesAbove, 25);
+    assert.equal(model.lines[0]?.text, "line 25");
+    assert.equal(model.lines.at(-1)?.text, `line ${KEEP_LINES + 24}`);
+  });
+
+  it("strips ANSI escapes and other control characters", () => {
+    const model = feed([
+      output("\u001b[31mred\u001b[0m and \u001b[1;32mbold green\u001b[m\n"),
+      output("\u001b]0;a title\u0007titled\n"),
+      output("bell\u0007 here\n", "stderr"),
+    ]);
+    assert.deepEqual(model.lines, [
+      { stream: "stdout", text: "red and bold green" },
+      { stream: "stdout", text: "titled" },
+      { stream: "stderr", text: "bell here" },
+    ]);
+  });
+
+  it("keeps tabs and non-ASCII text", () => {
+    const model = feed([output("a\tb · é ✔\n")]);
+    assert.deepEqual(texts(model), ["a\tb · é ✔"]);
+  });
+
+  it("an escape sequence split across two chunks leaves nothing of itself on the screen", () => {
+    // A pipe may split a colour code anywhere; the screen must not show its tail ("31m") as text.
+    const model = feed([output("a\u001b[3"), output("1mred\u001b[0m\n")]);
+    assert.deepEqual(texts(model), ["ared"]);
+  });
+
+  it("counts the bytes of every chunk, both streams, as UTF-8", () => {
+    const model = feed([output("hello\n"), output("é✔", "stderr"), output("\n", "stderr")]);
+    assert.equal(model.bytes, 6 + Buffer.byteLength("é✔") + 1);
+    assert.equal(model.bytes, 12);
+  });
+
+  it("counts the bytes of escape sequences too (they were output)", () => {
+    const text = "\u001b[31mred\u001b[0m\n";
+    assert.equal(feed([output(text)]).bytes, Buffer.byteLength(text));
+  });
+
+  it("ignores an empty chunk", () => {
+    const model = feed([output("x\n")]);
+    assert.equal(reduce(model, output("")), model);
+  });
+
+  it("cuts a very long line", () => {
+    const model = feed([output(`${"x".repeat(5000)}\n`)]);
+    assert.equal(model.lines.length, 1);
+    assert.ok((model.lines[0]?.text.length ?? 0) < 5000);
+    assert.ok((model.lines[0]?.text.length ?? 0) >= 80);
+  });
+
+  it("takes the task from a status event and leaves the output alone", () => {
+    const before = feed([output("kept\npart")]);
+    const working = task({ state: "working" });
+    const after = reduce(before, { type: "status", task: working });
+    assert.equal(after.task, working);
+    assert.deepEqual(after.lines, before.lines);
+    assert.deepEqual(after.partial, before.partial);
+    assert.equal(after.bytes, before.bytes);
+    const done = reduce(after, { type: "status", task: task({ state: "completed", exitCode: 0 }) });
+    assert.equal(done.task?.state, "completed");
+  });
+
+  it("does not change the model it was given", () => {
+    const before = feed([output("a\n")]);
+    const snapshot = structuredClone(before);
+    reduce(before, output("b\nc"));
+    assert.deepEqual(before, snapshot);
+  });
+});
+
+describe("visibleLines", () => {
+  const ten = () => feed([output(Array.from({ length: 10 }, (_, i) => `l${i}\n`).join(""))]);
+
+  it("shows every line when they fit", () => {
+    const model = feed([output("a\nb\n")]);
+    assert.deepEqual(visibleLines(model, 5), { lines: model.lines, hidden: 0 });
+  });
+
+  it("keeps the last screenful and reports the hidden lines", () => {
+    const { lines, hidden } = visibleLines(ten(), 4);
+    assert.deepEqual(
+      lines.map((line) => line.text),
+      ["l6", "l7", "l8", "l9"],
+    );
+    assert.equal(hidden, 6);
+  });
+
+  it("shows the partial lines last (stdout, then stderr) and counts them in the screenful", () => {
+    const model = feed([output("a\nb\nc\nprompt? "), output("warn", "stderr")]);
+    const { lines, hidden } = visibleLines(model, 3);
+    assert.deepEqual(lines, [
+      { stream: "stdout", text: "c" },
+      { stream: "stdout", text: "prompt? " },
+      { stream: "stderr", text: "warn" },
+    ]);
+    assert.equal(hidden, 2);
+  });
+
+  it("adds the lines that scrolled out of the model to the hidden ones", () => {
+    const model = feed([output("1\n2\n3\n4\n5\n6\n")], 4);
+    assert.equal(model.linesAbove, 2);
+    const { lines, hidden } = visibleLines(model, 2);
+    assert.deepEqual(
+      lines.map((line) => line.text),
+      ["5", "6"],
+    );
+    assert.equal(hidden, 4);
+  });
+
+  it("an empty model shows nothing and hides nothing", () => {
+    assert.deepEqual(visibleLines(emptyModel(), 10), { lines: [], hidden: 0 });
+  });
+});
+
+describe("answerStyle", () => {
+  it("[y/N]: y or n at once, Enter sends n", () => {
+    assert.deepEqual(answerStyle("Apply these 3 changes? [y/N]"), { kind: "yes-no", yes: "y", no: "n", enter: "n" });
+  });
+
+  it("[Y/n]: y or n at once, Enter sends y", () => {
+    assert.deepEqual(answerStyle("Continue? [Y/n] "), { kind: "yes-no", yes: "y", no: "n", enter: "y" });
+  });
+
+  it("[Y/N] and (y/n): y or n, no Enter default", () => {
+    assert.deepEqual(answerStyle("Overwrite? [Y/N]"), { kind: "yes-no", yes: "y", no: "n", enter: undefined });
+    assert.deepEqual(answerStyle("Overwrite? (y/n)"), { kind: "yes-no", yes: "y", no: "n", enter: undefined });
+  });
+
+  it("(yes/no): the words yes and no, no Enter default", () => {
+    assert.deepEqual(answerStyle("Do you want to proceed (yes/no)?"), {
+      kind: "yes-no",
+      yes: "yes",
+      no: "no",
+      enter: undefined,
+    });
+  });
+
+  it("other prompts take typed text", () => {
+    for (const prompt of [
+      "Press ENTER to continue",
+      "press enter when ready",
+      "Are you sure? type the name of the project:",
+      "Would you like to name it?",
+      "Press any key",
+      "Do you want to proceed?",
+    ]) {
+      assert.deepEqual(answerStyle(prompt), { kind: "text" }, prompt);
+    }
+  });
+});
+
+describe("formatDuration", () => {
+  it("whole seconds under a minute", () => {
+    assert.equal(formatDuration(0), "0s");
+    assert.equal(formatDuration(999), "0s");
+    assert.equal(formatDuration(1000), "1s");
+    assert.equal(formatDuration(59_999), "59s");
+  });
+
+  it("minutes and two-digit seconds from a minute on", () => {
+    assert.equal(formatDuration(60_000), "1m00s");
+    assert.equal(formatDuration(65_000), "1m05s");
+    assert.equal(formatDuration(118_400), "1m58s");
+    assert.equal(formatDuration(3_600_000), "60m00s");
+  });
+
+  it("never negative (a deadline already passed)", () => {
+    assert.equal(formatDuration(-5000), "0s");
+  });
+});
+
+describe("formatBytes", () => {
+  it("bytes under a KiB", () => {
+    assert.equal(formatBytes(0), "0 B");
+    assert.equal(formatBytes(225), "225 B");
+    assert.equal(formatBytes(1023), "1023 B");
+  });
+
+  it("KiB and MiB with one decimal", () => {
+    assert.equal(formatBytes(1024), "1.0 KiB");
+    assert.equal(formatBytes(1536), "1.5 KiB");
+    assert.equal(formatBytes(1024 * 1024), "1.0 MiB");
+    assert.equal(formatBytes(8 * 1024 * 1024), "8.0 MiB");
+    assert.equal(formatBytes(5.5 * 1024 * 1024), "5.5 MiB");
+  });
+});
