@@ -463,12 +463,19 @@ export class Dispatcher {
       this.move(record, "working");
     }
     clearTimeout(live.settleTimer);
-    live.settleTimer = setTimeout(() => {
+    // Timers run on the event loop's cached clock and may fire a little early: check, and wait out the rest.
+    const check = () => {
+      const wait = detector.quietInMs(this.now());
+      if (wait > 0) {
+        live.settleTimer = setTimeout(check, wait);
+        return;
+      }
       const line = detector.due(this.now());
       if (line === undefined || record.state !== "working" || !live.command?.running) return;
       record.prompt = newPrompt(line, new Date(Date.parse(record.deadline as string)));
       this.move(record, "input-required");
-    }, detector.settleMs);
+    };
+    live.settleTimer = setTimeout(check, detector.settleMs);
   }
 
   private end(

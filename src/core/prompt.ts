@@ -107,6 +107,11 @@ export class PromptDetector {
     return prompt;
   }
 
+  /** How long until output has been quiet for the settle window (0 once it has). */
+  quietInMs(now: number): number {
+    return Math.max(0, this.settleMs - (now - this.lastOutputAt));
+  }
+
   /** After an answer only new output counts. */
   reset(): void {
     this.window = "";
