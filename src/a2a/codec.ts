@@ -124,6 +124,7 @@ function metadataOf(task: TaskView): Record<string, unknown> {
   if (task.envelope) {
     metadata[ADAPTER_URI] = {
       adapter: task.envelope.adapter,
+      instance_id: task.instanceId,
       mode: task.envelope.mode,
       working_dir: task.workingDir ?? null,
       timeout_seconds: task.envelope.timeout_seconds,

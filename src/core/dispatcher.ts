@@ -125,6 +125,7 @@ export class Dispatcher {
     const record: TaskRecord = {
       id,
       contextId,
+      instanceId: this.instanceId,
       dispatch: analysis.dispatch,
       state: "submitted",
       updatedAt: this.iso(),

@@ -9,7 +9,7 @@ import {
   renameSync,
   writeSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { OutputLog } from "./output-log.js";
 import { killLeftoverGroup } from "./process-identity.js";
 import { DEFAULT_KEPT_ENDED, MemoryStore } from "./store.js";
@@ -38,7 +38,7 @@ export class JournalStore extends MemoryStore {
     keptEnded = DEFAULT_KEPT_ENDED,
   ) {
     super(keptEnded);
-    mkdirSync(dir, { recursive: true });
+    makeDirectory(dir);
     this.path = join(dir, FILE);
   }
 
@@ -103,6 +103,19 @@ export class JournalStore extends MemoryStore {
     }
     renameSync(temp, this.path);
   }
+}
+
+/** mkdir -p, one level at a time: Node's recursive mkdir never returns on some pseudo file systems (/proc). */
+function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  let current = resolve(dir);
+  while (!existsSync(current)) {
+    missing.unshift(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const path of missing) mkdirSync(path);
 }
 
 function entryOf(record: TaskRecord, withOutput: boolean): Entry {

@@ -8,6 +8,8 @@ import type { Placement } from "./workspace.js";
 export interface TaskRecord {
   id: string;
   contextId: string;
+  /** The runtime instance that ran it. */
+  instanceId: string;
   dispatch: "adapter-command" | "echo";
   state: TaskState;
   /** What happened, in words, once the task has ended. */
@@ -51,6 +53,7 @@ export interface StreamView {
 export interface TaskView {
   id: string;
   contextId: string;
+  instanceId: string;
   dispatch: "adapter-command" | "echo";
   state: TaskState;
   statusText?: string;
@@ -78,6 +81,7 @@ export function viewOf(record: TaskRecord, withOutput = true): TaskView {
   const view: TaskView = {
     id: record.id,
     contextId: record.contextId,
+    instanceId: record.instanceId,
     dispatch: record.dispatch,
     state: record.state,
     updatedAt: record.updatedAt,

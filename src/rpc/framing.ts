@@ -58,11 +58,13 @@ export class LineSplitter {
       this.skipped = 0;
       return { kind: "oversized", bytes };
     }
-    let text = Buffer.concat(this.parts, this.size).toString("utf8");
+    let bytes = Buffer.concat(this.parts, this.size);
     this.parts = [];
     this.size = 0;
-    if (text.endsWith("\r")) text = text.slice(0, -1);
-    if (Buffer.byteLength(text) > this.maxLineBytes) return { kind: "oversized", bytes: Buffer.byteLength(text) };
+    if (bytes.at(-1) === 0x0d) bytes = bytes.subarray(0, -1);
+    // The limit is on the bytes received, not on their decoded form (an invalid byte decodes to 3).
+    if (bytes.length > this.maxLineBytes) return { kind: "oversized", bytes: bytes.length };
+    const text = bytes.toString("utf8");
     if (text.trim() === "") return undefined;
     return { kind: "line", text };
   }

@@ -42,6 +42,7 @@ function task(overrides: Partial<TaskView> = {}): TaskView {
   return {
     id: "task-1",
     contextId: "ctx-1",
+    instanceId: "instance-1",
     dispatch: "adapter-command",
     state: "working",
     updatedAt: "2025-01-01T00:00:01.000Z",

@@ -29,6 +29,7 @@ function task(overrides: Partial<TaskView> = {}): TaskView {
   return {
     id: "task-1",
     contextId: "ctx-1",
+    instanceId: "instance-1",
     dispatch: "adapter-command",
     state: "working",
     updatedAt: iso(STARTED + 1000),

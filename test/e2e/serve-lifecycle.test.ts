@@ -1,0 +1,460 @@
+// `serve --stdio` lifecycle: the concurrency limit, shutdown on EOF and signals, the instance id, restarts on a
+// state dir, and backpressure when the consumer stops reading (CONTRACT section 5.5).
+import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, afterEach, describe, it } from "node:test";
+import { runCli } from "../helpers/cli.js";
+import {
+  ADAPTER_URI,
+  answerParams,
+  artifactText,
+  envelopeParams,
+  groupGoneWithin,
+  groupRunning,
+  HITL_URI,
+  killGroup,
+  type RpcBridge,
+  rssKiB,
+  sleep,
+  startBridge,
+  type TaskEvent,
+  type Wire,
+} from "../helpers/rpc-client.js";
+
+const tempDirs: string[] = [];
+function tempDir(name: string): string {
+  const dir = mkdtempSync(join(tmpdir(), `adapter-command-${name}-`));
+  tempDirs.push(dir);
+  return dir;
+}
+
+const bridges: RpcBridge[] = [];
+const groups: number[] = [];
+/** Starts a bridge that afterEach closes, and waits until it answers. */
+async function bridgeOf(...args: Parameters<typeof startBridge>): Promise<RpcBridge> {
+  const bridge = startBridge(...args);
+  bridges.push(bridge);
+  await bridge.ready();
+  return bridge;
+}
+
+afterEach(async () => {
+  for (const bridge of bridges.splice(0)) await bridge.close();
+  for (const pgid of groups.splice(0)) killGroup(pgid);
+});
+after(() => {
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts `fixture` through message/stream and reads the `pid <n>` it prints; the pid is its process group. */
+async function startWithPid(
+  bridge: RpcBridge,
+  fixture: string,
+  track: number[] = groups,
+): Promise<{ task: Wire; pgid: number }> {
+  const task = await bridge.call("message/stream", envelopeParams(fixture, { envelope: { timeout_seconds: 60 } }));
+  const printed = await bridge.nextEvent(
+    task.id,
+    (e) => e.kind === "artifact-update" && e.artifact.artifactId === "stdout",
+  );
+  const pgid = Number(/pid (\d+)/.exec(printed.artifact.parts[0].text)?.[1]);
+  assert.ok(pgid > 0, printed.artifact.parts[0].text);
+  track.push(pgid);
+  return { task, pgid };
+}
+
+/** Highest number of intervals open at one instant. */
+function maxOverlap(intervals: Array<{ start: number; end: number }>): number {
+  const points = intervals.flatMap(({ start, end }) => [
+    { at: start, delta: 1 },
+    { at: end, delta: -1 },
+  ]);
+  // Ends before starts at the same instant: touching intervals do not overlap.
+  points.sort((a, b) => a.at - b.at || a.delta - b.delta);
+  let open = 0;
+  let max = 0;
+  for (const point of points) {
+    open += point.delta;
+    max = Math.max(max, open);
+  }
+  return max;
+}
+
+describe("serve --stdio: --max-concurrent", () => {
+  it("20 tasks with --max-concurrent 4: never more than 4 working at once, all 20 complete", async () => {
+    const pidDir = tempDir("pids");
+    const bridge = await bridgeOf({ args: ["--max-concurrent", "4"], env: { FIXTURE_PID_DIR: pidDir } });
+    const tasks = await Promise.all(
+      Array.from({ length: 20 }, () => bridge.call("message/stream", envelopeParams("sleep300"))),
+    );
+    for (const task of tasks) assert.ok(["submitted", "working"].includes(task.status.state), task.status.state);
+
+    // Poll tasks/list while they run.
+    let polling = true;
+    let maxListed = 0;
+    let sawQueued = false;
+    const poller = (async () => {
+      while (polling) {
+        const list = (await bridge.call("tasks/list", {})).tasks as Wire[];
+        const mine = list.filter((task) => tasks.some((t) => t.id === task.id));
+        maxListed = Math.max(maxListed, mine.filter((task) => task.status.state === "working").length);
+        if (mine.some((task) => task.status.state === "submitted")) sawQueued = true;
+        await sleep(20);
+      }
+    })();
+
+    // Rebuild the working set from the status events, in the order the bridge sent them.
+    const statusEvents: Array<{ line: number; event: TaskEvent }> = [];
+    await Promise.all(
+      tasks.map(async (task) => {
+        const events = await bridge.eventsUntilFinal(task.id, 30_000);
+        for (const event of events) {
+          if (event.kind === "status-update") statusEvents.push({ line: bridge.lineOf(event) as number, event });
+        }
+        assert.equal((events.at(-1) as TaskEvent).status.state, "completed", `task ${task.id}`);
+      }),
+    );
+    polling = false;
+    await poller;
+    statusEvents.sort((a, b) => a.line - b.line);
+    const working = new Set<string>();
+    let maxEvents = 0;
+    for (const { event } of statusEvents) {
+      if (event.status.state === "working") working.add(event.taskId);
+      else if (event.final) working.delete(event.taskId);
+      maxEvents = Math.max(maxEvents, working.size);
+    }
+    assert.ok(maxEvents <= 4, `at most 4 working (events): ${maxEvents}`);
+    assert.equal(maxEvents, 4, "the limit is used");
+    assert.ok(maxListed <= 4, `at most 4 working (tasks/list): ${maxListed}`);
+    assert.ok(sawQueued, "tasks past the limit wait in submitted");
+
+    // And the processes themselves: their own start/end times never overlap more than 4 deep.
+    const records = readdirSync(pidDir).map(
+      (file) => JSON.parse(readFileSync(join(pidDir, file), "utf8")) as { task: string; start: number; end: number },
+    );
+    assert.equal(records.length, 20, "every runner ran to its end");
+    assert.deepEqual(new Set(records.map((r) => r.task)), new Set(tasks.map((t) => t.id)));
+    assert.ok(maxOverlap(records) <= 4, `at most 4 runners at once: ${maxOverlap(records)}`);
+
+    for (const task of tasks) {
+      const got = await bridge.call("tasks/get", { id: task.id });
+      assert.equal(got.status.state, "completed");
+      assert.match(artifactText(got, "stdout"), /^pid \d+\n$/);
+    }
+  });
+});
+
+describe("serve --stdio: queue", () => {
+  it("a task waiting in submitted can be canceled; it never starts", async () => {
+    const bridge = await bridgeOf({ args: ["--max-concurrent", "1"] });
+    const { task: running } = await startWithPid(bridge, "pid-hang");
+    const queued = await bridge.call("message/send", envelopeParams("ok", { configuration: { blocking: false } }));
+    assert.equal(queued.status.state, "submitted");
+    const canceled = await bridge.call("tasks/cancel", { id: queued.id });
+    assert.equal(canceled.status.state, "canceled");
+    assert.equal(canceled.metadata[ADAPTER_URI].started_at, null, "it never started");
+    await sleep(200);
+    const still = await bridge.call("tasks/get", { id: queued.id });
+    assert.equal(still.status.state, "canceled");
+    assert.equal(artifactText(still, "stdout"), "");
+    assert.equal((await bridge.call("tasks/get", { id: running.id })).status.state, "working");
+    assert.equal((await bridge.call("tasks/cancel", { id: running.id })).status.state, "canceled");
+  });
+});
+
+describe("serve: usage", () => {
+  it("exits 2 on a usage error or a state dir it cannot use", async () => {
+    // A state dir below a regular file cannot be created. (Not below /proc: Node's recursive mkdir loops there.)
+    const file = join(tempDir("file"), "plain-file");
+    writeFileSync(file, "");
+    for (const args of [
+      ["serve"],
+      ["serve", "--stdio", "--max-concurrent", "0"],
+      ["serve", "--stdio", "--state-dir", join(file, "state")],
+    ]) {
+      const result = await runCli(args, { timeoutMs: 20_000 });
+      assert.equal(result.code, 2, `${args.join(" ")}: code ${result.code}, stderr ${result.stderr}`);
+      assert.equal(result.stdout, "", "nothing on stdout");
+      assert.ok(result.stderr.length > 0, "says why on stderr");
+    }
+  });
+});
+
+describe("serve --stdio: shutdown", () => {
+  /** Starts a few never-ending tasks (and one queued behind them); returns them with their groups. */
+  async function busyBridge(hangFixture: string) {
+    const bridge = await bridgeOf({ args: ["--max-concurrent", "3"] });
+    const running = [
+      await startWithPid(bridge, "pid-hang"),
+      await startWithPid(bridge, "pid-hang"),
+      await startWithPid(bridge, hangFixture),
+    ];
+    const queued = await bridge.call(
+      "message/send",
+      envelopeParams("pid-hang", { configuration: { blocking: false } }),
+    );
+    assert.equal((await bridge.call("tasks/get", { id: queued.id })).status.state, "submitted");
+    // A blocking send still waiting for its answer when the shutdown starts (queued behind the others too).
+    const pending = bridge.callRaw("message/send", envelopeParams("pid-hang"), 30_000);
+    await bridge.waitTask(queued.id, (t) => t.status.state === "submitted"); // a round trip: the send has arrived
+    return { bridge, running, queued, pending };
+  }
+
+  async function assertCleanExit(
+    { bridge, running, queued, pending }: Awaited<ReturnType<typeof busyBridge>>,
+    startedAt: number,
+  ): Promise<void> {
+    const exit = await bridge.waitExit(8000);
+    const seconds = (Date.now() - startedAt) / 1000;
+    assert.deepEqual(exit, { code: 0, signal: null }, `stderr:\n${bridge.stderr}`);
+    assert.ok(seconds < 5, `exited within 5 s (took ${seconds.toFixed(2)} s)`);
+    for (const { task, pgid } of running) {
+      assert.ok(!groupRunning(pgid), `no process of group ${pgid} is left`);
+      // The final event was sent before the exit.
+      const final = await bridge.nextEvent(task.id, (e) => e.kind === "status-update" && e.final === true, 100);
+      assert.equal(final.status.state, "canceled");
+    }
+    const answered = await pending.catch((error: Error) => assert.fail(`the pending send was not answered: ${error}`));
+    assert.equal(answered.result?.status?.state, "canceled", JSON.stringify(answered));
+    assert.notEqual(answered.result.id, queued.id);
+    assert.deepEqual(bridge.protocolProblems, []);
+  }
+
+  it("stdin EOF with running children: exit 0 within 5 s, final events sent, no child left", async () => {
+    const busy = await busyBridge("pid-hang");
+    const startedAt = Date.now();
+    busy.bridge.child.stdin.end();
+    await assertCleanExit(busy, startedAt);
+  });
+
+  it("SIGTERM with running children (one ignoring SIGTERM): exit 0 within 5 s, no child left", async () => {
+    const busy = await busyBridge("pid-ignore-term");
+    const startedAt = Date.now();
+    busy.bridge.child.kill("SIGTERM");
+    await assertCleanExit(busy, startedAt);
+  });
+
+  it("SIGINT with running children: exit 0 within 5 s, no child left", async () => {
+    const busy = await busyBridge("pid-hang");
+    const startedAt = Date.now();
+    busy.bridge.child.kill("SIGINT");
+    await assertCleanExit(busy, startedAt);
+  });
+
+  it("a last request without a newline at EOF is answered before the exit", async () => {
+    const bridge = await bridgeOf();
+    bridge.sendBytes(JSON.stringify({ jsonrpc: "2.0", id: "last", method: "agent/getCard" }));
+    bridge.child.stdin.end();
+    const response = await bridge.nextRawResponse();
+    assert.equal(response.id, "last");
+    assert.equal(response.result?.capabilities?.streaming, true);
+    assert.equal((await bridge.waitExit(8000)).code, 0);
+  });
+});
+
+describe("serve --stdio: --instance", () => {
+  it("reaches the runner as AIWG_A2A_INSTANCE_ID and appears in the card", async () => {
+    const bridge = await bridgeOf({ args: ["--instance", "my-id"] });
+    const task = await bridge.call("message/send", envelopeParams("env", { text: "hello env" }));
+    assert.equal(task.status.state, "completed");
+    const env = JSON.parse(artifactText(task, "stdout"));
+    assert.equal(env.AIWG_A2A_INSTANCE_ID, "my-id");
+    assert.equal(env.AIWG_A2A_TASK_ID, task.id);
+    assert.equal(env.AIWG_MISSION_ID, task.id);
+    assert.equal(env.AIWG_A2A_ADAPTER, "sandbox-agent-runner");
+    assert.equal(env.AIWG_A2A_ADAPTER_MODE, "plan");
+    assert.equal(env.AIWG_A2A_MESSAGE, "hello env");
+    assert.equal(env.PATH, process.env.PATH, "PATH is not changed");
+    const card = await bridge.call("agent/getCard");
+    assert.ok(JSON.stringify(card).includes("my-id"), JSON.stringify(card));
+  });
+
+  it("without --instance, each process gets its own UUID", async () => {
+    const a = await bridgeOf();
+    const b = await bridgeOf();
+    const envA = JSON.parse(artifactText(await a.call("message/send", envelopeParams("env")), "stdout"));
+    const envB = JSON.parse(artifactText(await b.call("message/send", envelopeParams("env")), "stdout"));
+    assert.match(envA.AIWG_A2A_INSTANCE_ID, /^[0-9a-f-]{36}$/);
+    assert.notEqual(envA.AIWG_A2A_INSTANCE_ID, envB.AIWG_A2A_INSTANCE_ID);
+  });
+});
+
+describe("serve --stdio: --state-dir restart", () => {
+  // These steps share two bridges and a runner group across tests: they are cleaned up here, not by afterEach.
+  const stateDir = tempDir("state");
+  const args = ["--state-dir", stateDir, "--settle-ms", "100", "--max-concurrent", "2"];
+  const own: RpcBridge[] = [];
+  const ownGroups: number[] = [];
+  let completed: Wire;
+  let hanging: { task: Wire; pgid: number };
+  let asking: { task: Wire; promptId: string };
+  let queued: Wire;
+  let second: RpcBridge;
+
+  after(async () => {
+    for (const bridge of own) await bridge.close();
+    for (const pgid of ownGroups) killGroup(pgid);
+  });
+
+  it("before: a completed task, a running one, one at a prompt, one queued; then the bridge is SIGKILLed", async () => {
+    const first = startBridge({ args });
+    own.push(first);
+    await first.ready();
+    completed = await first.call("message/send", envelopeParams("ok"));
+    assert.equal(completed.status.state, "completed");
+    hanging = await startWithPid(first, "pid-hang", ownGroups);
+    const prompt = await first.call(
+      "message/send",
+      envelopeParams("ask", { envelope: { input_mode: "text-line" }, extensions: HITL_URI }),
+    );
+    assert.equal(prompt.status.state, "input-required");
+    asking = { task: prompt, promptId: prompt.status.message.metadata[HITL_URI].prompt_id };
+    queued = await first.call("message/send", envelopeParams("ok", { configuration: { blocking: false } }));
+    assert.equal((await first.call("tasks/get", { id: queued.id })).status.state, "submitted");
+
+    first.child.kill("SIGKILL");
+    const exit = await first.waitExit(5000);
+    assert.equal(exit.signal, "SIGKILL");
+    assert.ok(groupRunning(hanging.pgid), "the runner's process group outlives a SIGKILLed bridge");
+  });
+
+  it("after: the unfinished task is failed (infrastructure, runtime_restarted) and its old group is gone", async () => {
+    assert.ok(hanging, "the step before ran");
+    second = startBridge({ args });
+    own.push(second);
+    await second.ready();
+    const task = await second.call("tasks/get", { id: hanging.task.id });
+    assert.equal(task.status.state, "failed");
+    assert.equal(task.status.fail_kind, "infrastructure");
+    assert.equal(task.metadata[ADAPTER_URI].reason, "runtime_restarted");
+    assert.equal(task.metadata[ADAPTER_URI].fail_kind, "infrastructure");
+    assert.ok(await groupGoneWithin(hanging.pgid, 3000), `the old process group ${hanging.pgid} is gone`);
+    const waiting = await second.call("tasks/get", { id: queued.id });
+    assert.equal(waiting.status.state, "failed", "a task that waited in submitted had not ended either");
+    assert.equal(waiting.metadata[ADAPTER_URI].reason, "runtime_restarted");
+    await sleep(300);
+    assert.equal((await second.call("tasks/get", { id: queued.id })).status.state, "failed", "and it is not run");
+  });
+
+  it("after: a task that had completed is still served by tasks/get (with its output) and tasks/list", async () => {
+    assert.ok(second && completed, "the steps before ran");
+    const got = await second.call("tasks/get", { id: completed.id });
+    assert.equal(got.status.state, "completed");
+    assert.equal(artifactText(got, "stdout"), "ok\n");
+    assert.equal(got.metadata[ADAPTER_URI].exit_code, 0);
+    const list = (await second.call("tasks/list", {})).tasks as Wire[];
+    const ids = list.map((task) => task.id);
+    for (const id of [completed.id, hanging.task.id, asking.task.id]) assert.ok(ids.includes(id), id);
+    assert.equal(list.find((task) => task.id === completed.id)?.status.state, "completed");
+  });
+
+  it("after: an answer to the prompt of a task from before the restart is -32010 no_live_binding", async () => {
+    assert.ok(second && asking, "the steps before ran");
+    const error = await second.callError("message/send", answerParams(asking.task, asking.promptId, { text: "y" }));
+    assert.equal(error.code, -32010, JSON.stringify(error));
+    assert.equal(error.data?.reason, "no_live_binding");
+    assert.equal(error.data?.extension, HITL_URI);
+    assert.equal(error.data?.prompt_id, asking.promptId);
+    const task = await second.call("tasks/get", { id: asking.task.id });
+    assert.equal(task.status.state, "failed");
+    assert.equal(task.metadata[ADAPTER_URI].reason, "runtime_restarted");
+    assert.equal((await second.callError("tasks/cancel", { id: asking.task.id })).code, -32002, "it has ended");
+  });
+
+  it("after: new tasks run as usual next to the restored ones", async () => {
+    assert.ok(second, "the steps before ran");
+    const task = await second.call("message/send", envelopeParams("ok"));
+    assert.equal(task.status.state, "completed");
+    assert.deepEqual(second.protocolProblems, []);
+  });
+});
+
+/** The pid of the bridge's child running `fixture` (its cwd is the fixture directory). */
+function childOf(bridgePid: number, fixture: string): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid !== bridgePid) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(`/${fixture}/`)) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** Bytes a process has written (`wchar` of /proc/<pid>/io), or undefined where it can't be read. */
+function written(pid: number): number | undefined {
+  try {
+    const match = /^wchar:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+describe("serve --stdio: backpressure", () => {
+  it("a consumer that stops reading: the bridge's memory stays bounded; then everything arrives, the task completes", async (t) => {
+    const FLOOD = 209_715_200;
+    let stdoutBytes = 0;
+    const bridge = await bridgeOf({
+      env: { FIXTURE_BYTES: String(FLOOD) },
+      onEvent: (event) => {
+        if (event.kind !== "artifact-update") return true;
+        if (event.artifact.artifactId === "stdout") {
+          for (const part of event.artifact.parts) stdoutBytes += Buffer.byteLength(part.text);
+        }
+        return false; // 200 MiB need not be kept
+      },
+    });
+    const response = bridge.callRaw(
+      "message/stream",
+      envelopeParams("flood", { envelope: { timeout_seconds: 120 } }),
+      60_000,
+    );
+    bridge.pause();
+
+    const samples: number[] = [];
+    const wrote: number[] = [];
+    let child: number | undefined;
+    for (let i = 0; i < 6; i++) {
+      await sleep(500);
+      child ??= childOf(bridge.pid, "flood");
+      const rss = rssKiB(bridge.pid);
+      if (rss !== undefined) samples.push(rss);
+      const w = child === undefined ? undefined : written(child);
+      if (w !== undefined) wrote.push(w);
+    }
+    t.diagnostic(`bridge VmRSS samples (KiB): ${samples.join(", ")}; runner wchar samples: ${wrote.join(", ")}`);
+    assert.ok(samples.length > 0, "VmRSS could be read");
+    const peakMiB = Math.max(...samples) / 1024;
+    assert.ok(
+      peakMiB < 300,
+      `the bridge's RSS stays under 300 MiB while nobody reads (peak ${peakMiB.toFixed(1)} MiB)`,
+    );
+    assert.ok(child !== undefined, "the flood runner is running");
+    if (wrote.length >= 2) {
+      // Between the second sample and the last, the runner is stalled: the bridge does not read its output.
+      const progressed = (wrote.at(-1) as number) - (wrote[1] as number);
+      assert.ok(progressed < 16 * 1024 * 1024, `the runner wrote ${progressed} bytes while stdout was not read`);
+    }
+
+    bridge.resume();
+    const task = (await response).result;
+    assert.ok(task, "the stream's result");
+    const final = await bridge.nextEvent(task.id, (e) => e.kind === "status-update" && e.final === true, 50_000);
+    assert.equal(final.status.state, "completed", JSON.stringify(final.status));
+    assert.equal(stdoutBytes, FLOOD, "every byte of the runner's stdout reached the events");
+    assert.deepEqual(bridge.protocolProblems, []);
+    const got = await bridge.call("tasks/get", { id: task.id });
+    assert.equal(got.status.state, "completed");
+    const kept = (got.artifacts as Wire[]).find((a) => a.artifactId === "stdout");
+    assert.ok(kept.metadata.dropped_bytes > 0, "the record keeps a bounded part and counts what it dropped");
+    assert.equal(kept.metadata.total_bytes, FLOOD);
+  });
+});
