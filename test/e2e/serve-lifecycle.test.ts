@@ -268,6 +268,7 @@ describe("serve --stdio: --instance", () => {
     assert.equal(env.AIWG_A2A_ADAPTER_MODE, "plan");
     assert.equal(env.AIWG_A2A_MESSAGE, "hello env");
     assert.equal(env.PATH, process.env.PATH, "PATH is not changed");
+    assert.equal(task.metadata[ADAPTER_URI].instance_id, "my-id", "the task names the instance that ran it");
     const card = await bridge.call("agent/getCard");
     assert.ok(JSON.stringify(card).includes("my-id"), JSON.stringify(card));
   });
