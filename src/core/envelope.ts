@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { type Envelope, EnvelopeSchema, type Message, MessageSchema, SendParamsSchema } from "./envelope-schema.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import { joinPointer, pointer } from "./json-pointer.js";
-import { type Problem, problemsFromIssues } from "./problems.js";
+import { type Problem, problemsFromIssues, unknownField } from "./problems.js";
 import { ADAPTER_URI } from "./uris.js";
 
 export type { Envelope, Message, Problem };
@@ -90,7 +90,10 @@ function analyzeEnvelope(value: unknown, path: string): Analysis {
 
 function withEnvelope(raw: unknown, path: string, errors: Problem[], message: Message | undefined): Analysis {
   const parsed = v.safeParse(EnvelopeSchema, raw);
-  if (!parsed.success) errors.push(...problemsFromIssues(parsed.issues, path));
+  if (!parsed.success) {
+    const problems = problemsFromIssues(parsed.issues, path);
+    errors.push(...problems, ...moreUnknownFields(raw, path, problems));
+  }
   if (errors.length > 0 || !parsed.success) return invalid(errors, "adapter-command");
   return {
     valid: true,
@@ -99,6 +102,16 @@ function withEnvelope(raw: unknown, path: string, errors: Problem[], message: Me
     envelopePath: path,
     ...(message ? { message } : {}),
   };
+}
+
+/** valibot's strictObject stops at the first unknown key; every one of them is a problem to report. */
+function moreUnknownFields(raw: unknown, path: string, reported: Problem[]): Problem[] {
+  if (!isRecord(raw)) return [];
+  const known = Object.keys(EnvelopeSchema.entries);
+  const seen = new Set(reported.filter((p) => p.code === "unknown_field").map((p) => p.path));
+  return Object.keys(raw)
+    .filter((key) => !known.includes(key) && !seen.has(joinPointer(path, key)))
+    .map((key) => unknownField(joinPointer(path, key), key));
 }
 
 function echo(message: Message | undefined, raw: unknown, path: string, errors: Problem[]): Analysis {

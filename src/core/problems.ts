@@ -58,6 +58,14 @@ const FIELD_EXPECTED: Record<string, string> = {
   text: "a string",
 };
 
+export function unknownField(path: string, key: string): Problem {
+  return {
+    path,
+    code: "unknown_field",
+    message: `expected only the fields ${ENVELOPE_FIELDS.join(", ")}, found "${key}"`,
+  };
+}
+
 function expectedOf(issue: v.BaseIssue<unknown>): string {
   const named = EXPECTED_TYPE[issue.type];
   if (named) return named;
@@ -77,11 +85,8 @@ function describe(issue: v.BaseIssue<unknown>): { code: string; message: string 
     case "strict_object":
     case "loose_object":
     case "object":
-      if (issue.expected === "never")
-        return {
-          code: "unknown_field",
-          message: `expected only the fields ${ENVELOPE_FIELDS.join(", ")}, found "${key}"`,
-        };
+      // The path is set by problemsFromIssues.
+      if (issue.expected === "never") return unknownField("", key ?? "");
       return { code: "wrong_type", message: `expected an object, found ${typeName(input)}` };
     case "strict_tuple": {
       // An extra item is reported at that item, with the whole array as its path's input.
@@ -122,6 +127,7 @@ function describe(issue: v.BaseIssue<unknown>): { code: string; message: string 
 export function problemsFromIssues(issues: readonly v.BaseIssue<unknown>[], base: string): Problem[] {
   return issues.map((issue) => {
     const path = joinPointer(base, ...(issue.path ?? []).map((item) => String(item.key)));
-    return { path, ...describe(issue) };
+    const { code, message } = describe(issue);
+    return { path, code, message };
   });
 }

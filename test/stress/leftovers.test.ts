@@ -1,0 +1,97 @@
+// Leftover process groups of a crashed bridge (CONTRACT 5.5 --state-dir): on restart, a group is killed only when
+// its leader is still the very process that was started (same pid and same start time), never a pid reused since.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { sleep } from "../helpers/cli.js";
+import { Bridge, envelopeParams, HAS_PROC, pidRunning, procStat, type Wire } from "./helpers.js";
+
+const temp = mkdtempSync(join(tmpdir(), "adapter-command-leftovers-"));
+process.once("exit", () => rmSync(temp, { recursive: true, force: true }));
+const started: number[] = [];
+after(() => {
+  for (const pid of started) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+});
+
+/** Starts hang-pid on a bridge with `stateDir`, waits until it is journaled with its pid, then SIGKILLs the bridge. */
+async function crashWithRunner(stateDir: string): Promise<{ taskId: string; pid: number }> {
+  const bridge = new Bridge({ args: ["--state-dir", stateDir] });
+  try {
+    const task = await bridge.call("message/send", envelopeParams("hang-pid", { blocking: false }));
+    let pid = 0;
+    for (let i = 0; i < 200 && pid === 0; i++) {
+      const got: Wire = await bridge.call("tasks/get", { id: task.id });
+      const match = /pid (\d+)/.exec(
+        (got.artifacts ?? []).flatMap((a: Wire) => a.parts.map((p: Wire) => p.text)).join(""),
+      );
+      if (match) pid = Number(match[1]);
+      else await sleep(25);
+    }
+    assert.ok(pid > 0, "the runner printed its pid");
+    started.push(pid);
+    const journal = join(stateDir, "tasks.ndjson");
+    for (let i = 0; i < 100 && !readFileSync(journal, "utf8").includes('"pidStart"'); i++) await sleep(20);
+    assert.match(readFileSync(journal, "utf8"), /"pidStart"/, "the journal holds the leader's start time");
+    bridge.child.kill("SIGKILL");
+    await bridge.exited;
+    return { taskId: task.id, pid };
+  } finally {
+    bridge.kill();
+  }
+}
+
+describe("leftover groups after a crash", { skip: !HAS_PROC && "needs /proc (process start times)" }, () => {
+  it("the leader is still the same process (pid and start time match): its group is killed on restart", async () => {
+    const stateDir = join(temp, "same");
+    const { taskId, pid } = await crashWithRunner(stateDir);
+    assert.ok(pidRunning(pid), "the runner outlived the crashed bridge (its own process group)");
+    const bridge = new Bridge({ args: ["--state-dir", stateDir] });
+    try {
+      const task = await bridge.call("tasks/get", { id: taskId });
+      assert.equal(task.status.state, "failed");
+      assert.equal(task.status.fail_kind, "infrastructure");
+      for (let i = 0; i < 100 && pidRunning(pid); i++) await sleep(20);
+      assert.equal(pidRunning(pid), false, "the leftover group was killed");
+      assert.deepEqual(await bridge.close(), { code: 0, signal: null });
+    } finally {
+      bridge.kill();
+    }
+  });
+
+  it("the pid now names another process (its start time differs): it is left alone", async () => {
+    const stateDir = join(temp, "reused");
+    const { taskId, pid } = await crashWithRunner(stateDir);
+    const realStart = procStat(pid)?.[19];
+    assert.ok(realStart, "the runner's start time is readable");
+    // As if the pid had been reused: the journal's start time is not the live process's.
+    const journal = join(stateDir, "tasks.ndjson");
+    const text = readFileSync(journal, "utf8");
+    writeFileSync(journal, text.replaceAll(`"pidStart":"${realStart}"`, `"pidStart":"${Number(realStart) - 1}"`));
+    assert.notEqual(readFileSync(journal, "utf8"), text, "the journal's start time was changed");
+    const bridge = new Bridge({ args: ["--state-dir", stateDir] });
+    try {
+      const task = await bridge.call("tasks/get", { id: taskId });
+      assert.equal(task.status.state, "failed");
+      assert.equal(task.status.fail_kind, "infrastructure");
+      assert.equal(
+        task.metadata["https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1"].reason,
+        "runtime_restarted",
+      );
+      await sleep(300);
+      assert.ok(pidRunning(pid), "a process that is not the one started was not killed");
+      assert.deepEqual(await bridge.close(), { code: 0, signal: null });
+      assert.ok(pidRunning(pid), "nor on the way out");
+    } finally {
+      bridge.kill();
+      process.kill(-pid, "SIGKILL");
+    }
+  });
+});

@@ -1,0 +1,101 @@
+// The documented bounds, at their defaults, through a real bridge: 1 MiB request lines, a bounded queue of waiting
+// tasks, and a task record that keeps a bounded part of a large output and counts what it dropped.
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { artifactText, Bridge, envelopeParams, MiB, type Wire } from "./helpers.js";
+
+/** A getCard request padded to exactly `bytes` bytes of JSON. */
+function paddedRequest(id: string, bytes: number): string {
+  const empty = JSON.stringify({ jsonrpc: "2.0", id, method: "agent/getCard", params: { pad: "" } });
+  const line = JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "agent/getCard",
+    params: { pad: "x".repeat(bytes - empty.length) },
+  });
+  assert.equal(Buffer.byteLength(line), bytes);
+  return line;
+}
+
+describe("limits: request lines at the default 1 MiB", () => {
+  let bridge: Bridge;
+  before(() => {
+    bridge = new Bridge();
+  });
+  after(() => bridge.kill());
+
+  it("a line of exactly 1 MiB is served; 1 MiB + 1 byte is -32600, discarded; then requests still work", async () => {
+    bridge.write(`${paddedRequest("at-limit", MiB)}\n`);
+    const served = await bridge.response("at-limit");
+    assert.equal(served.result?.capabilities?.streaming, true, JSON.stringify(served).slice(0, 300));
+
+    const before = bridge.messages.length;
+    bridge.write(`${paddedRequest("over-limit", MiB + 1)}\r\n`);
+    const refused = await bridge.waitFor(() => true, "the answer to the oversized line", 30_000, before);
+    assert.equal(refused.error?.code, -32600);
+    assert.equal(refused.id, null);
+    // Over the limit by far, written in pieces: one answer, and nothing of it is parsed as a request.
+    const huge = paddedRequest("huge", 5 * MiB);
+    for (let at = 0; at < huge.length; at += 64 * 1024) bridge.write(huge.slice(at, at + 64 * 1024));
+    bridge.write("\n");
+    const card = await bridge.call("agent/getCard");
+    assert.equal(card.capabilities.streaming, true);
+    const answers = bridge.messages.slice(before);
+    assert.equal(answers.length, 3, JSON.stringify(answers.map((a: Wire) => a.error ?? a.id)));
+    assert.equal(answers[1].error?.code, -32600);
+    assert.ok(!answers.some((a: Wire) => a.id === "huge" || a.id === "over-limit"));
+    assert.deepEqual(await bridge.close(), { code: 0, signal: null });
+  });
+});
+
+describe("limits: the queue of waiting tasks (1000)", () => {
+  let bridge: Bridge;
+  before(() => {
+    bridge = new Bridge({ args: ["--max-concurrent", "1"] });
+  });
+  after(() => bridge.kill());
+
+  it("one running and 1000 waiting in submitted: the next is refused with an error saying so; shutdown is clean", async () => {
+    const sends = Array.from({ length: 1002 }, () =>
+      bridge.request("message/send", envelopeParams("hang", { blocking: false }), 60_000),
+    );
+    const responses = await Promise.all(sends);
+    const accepted = responses.filter((r) => r.result !== undefined);
+    const refused = responses.filter((r) => r.error !== undefined);
+    assert.equal(accepted.length, 1001, JSON.stringify(refused.slice(0, 3)));
+    assert.equal(refused.length, 1);
+    assert.match(refused[0].error.message, /too many tasks waiting/);
+    const list = await bridge.call("tasks/list");
+    const states = list.tasks.map((t: Wire) => t.status.state);
+    assert.equal(states.filter((s: string) => s === "working").length, 1);
+    assert.equal(states.filter((s: string) => s === "submitted").length, 1000);
+    const started = Date.now();
+    assert.deepEqual(await bridge.close(), { code: 0, signal: null });
+    assert.ok(Date.now() - started < 5000, "exit within 5 s");
+  });
+});
+
+describe("limits: a task's output record (8 MiB)", () => {
+  let bridge: Bridge;
+  before(() => {
+    // `big` writes FIXTURE_BYTES of multi-byte UTF-8 (the bridge's environment reaches the runner).
+    bridge = new Bridge({ env: { FIXTURE_BYTES: String(24 * MiB) } });
+  });
+  after(() => bridge.kill());
+
+  it("24 MiB of stdout: the record keeps at most 8 MiB (+ one chunk), dropped_bytes is exactly the rest", async () => {
+    const task = await bridge.call("message/send", envelopeParams("big"), 120_000);
+    assert.equal(task.status.state, "completed", JSON.stringify(task.status));
+    const stdout = task.artifacts.find((a: Wire) => a.artifactId === "stdout");
+    const kept = Buffer.byteLength(artifactText(task, "stdout"));
+    assert.equal(stdout.metadata.total_bytes, 24 * MiB);
+    assert.equal(stdout.metadata.dropped_bytes, 24 * MiB - kept);
+    assert.ok(kept <= 8 * MiB + 256 * 1024, `kept ${kept} bytes`);
+    assert.ok(kept > 0);
+    // Sequence numbers jump where the middle was dropped, and only there.
+    const seqs: number[] = stdout.parts.map((p: Wire) => p.metadata.seq);
+    const gaps = seqs.filter((seq, i) => i > 0 && seq !== (seqs[i - 1] as number) + 1);
+    assert.ok(gaps.length <= 2, `gaps in seq: ${gaps.length}`);
+    assert.deepEqual(await bridge.close(), { code: 0, signal: null });
+  });
+});
