@@ -23,7 +23,9 @@ export class OutputLog {
 
   append(chunk: OutputChunk): void {
     this.totalBytes += chunk.bytes;
-    if (this.headBytes + chunk.bytes <= this.limit / 2 && this.tail.length === this.tailStart) {
+    const headOpen = this.tail.length === this.tailStart;
+    // The first chunk always opens the head, however large: the first part of the output is kept.
+    if (headOpen && (this.head.length === 0 || this.headBytes + chunk.bytes <= this.limit / 2)) {
       this.head.push(chunk);
       this.headBytes += chunk.bytes;
       return;

@@ -37,7 +37,7 @@ describe("faults: a runner that dies or misbehaves", () => {
   after(() => bridge.kill());
 
   it("killed by SIGKILL from outside → failed, application, signal SIGKILL", async () => {
-    const task = await stream(bridge, envelopeParams("hang-pid"));
+    const task = await stream(bridge, envelopeParams("pid-hang"));
     const pid = Number((await outputMatching(bridge, task.id, /pid (\d+)/))[1]);
     assert.ok(pid > 0 && pidRunning(pid));
     process.kill(pid, "SIGKILL");

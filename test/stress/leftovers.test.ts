@@ -21,11 +21,11 @@ after(() => {
   }
 });
 
-/** Starts hang-pid on a bridge with `stateDir`, waits until it is journaled with its pid, then SIGKILLs the bridge. */
+/** Starts pid-hang on a bridge with `stateDir`, waits until it is journaled with its pid, then SIGKILLs the bridge. */
 async function crashWithRunner(stateDir: string): Promise<{ taskId: string; pid: number }> {
   const bridge = new Bridge({ args: ["--state-dir", stateDir] });
   try {
-    const task = await bridge.call("message/send", envelopeParams("hang-pid", { blocking: false }));
+    const task = await bridge.call("message/send", envelopeParams("pid-hang", { blocking: false }));
     let pid = 0;
     for (let i = 0; i < 200 && pid === 0; i++) {
       const got: Wire = await bridge.call("tasks/get", { id: task.id });
