@@ -21,13 +21,13 @@ function fill(log: OutputLog, sizes: readonly number[]): OutputChunk[] {
 const sum = (chunks: readonly OutputChunk[]) => chunks.reduce((total, item) => total + item.bytes, 0);
 
 /**
- * What the log must keep of `all`: the longest prefix that fits half the limit, then (once anything went past
+ * What the log must keep of `all`: the first chunk and the longest prefix that fits half the limit, then (once anything went past
  * it) the longest suffix of the rest that fits the other half, but at least the last chunk.
  */
 function expected(limit: number, all: readonly OutputChunk[]) {
   let headEnd = 0;
   let headBytes = 0;
-  while (headEnd < all.length && headBytes + (all[headEnd] as OutputChunk).bytes <= limit / 2) {
+  while (headEnd < all.length && (headEnd === 0 || headBytes + (all[headEnd] as OutputChunk).bytes <= limit / 2)) {
     headBytes += (all[headEnd] as OutputChunk).bytes;
     headEnd += 1;
   }
@@ -179,5 +179,13 @@ describe("OutputLog", () => {
     assert.deepEqual(restored.chunks(), log.chunks());
     assert.equal(restored.droppedBytes, log.droppedBytes);
     assert.equal(restored.totalBytes, log.totalBytes);
+  });
+
+  it("keeps a first chunk larger than half the limit as the first part", () => {
+    const log = new OutputLog(10);
+    const first = chunk("x".repeat(20));
+    log.append(first);
+    for (let i = 0; i < 5; i++) log.append(chunk("y".repeat(4)));
+    assert.deepEqual(log.chunks()[0], first);
   });
 });
