@@ -2,6 +2,8 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { EXIT } from "./commands/exit-codes.js";
+import type { RunOptions } from "./commands/run.js";
+import type { ServeOptions } from "./rpc/serve.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 export const VERSION = pkg.version;
@@ -13,25 +15,9 @@ const positiveInt = (value: string) => {
 };
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-interface RunFlags {
-  workspace: string;
-  inputMode?: "text-line";
-  answer: string[];
-  json?: boolean;
-  tui: boolean;
-  settleMs?: number;
-  maxOutputBytes?: number;
-}
-
-interface ServeFlags {
-  workspace: string;
-  instance?: string;
-  maxConcurrent: number;
-  stateDir?: string;
-  maxLineBytes?: number;
-  settleMs?: number;
-  maxOutputBytes?: number;
-}
+// Type-only imports: the commands themselves are loaded when they run, so each stays quick to start.
+type RunFlags = Omit<RunOptions, "json"> & { json?: boolean };
+type ServeFlags = Omit<ServeOptions, "version">;
 
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
