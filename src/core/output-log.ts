@@ -11,7 +11,8 @@ export interface OutputChunk {
 
 export class OutputLog {
   private readonly head: OutputChunk[] = [];
-  private readonly tail: OutputChunk[] = [];
+  /** Dropped slots are cleared at once (their text is freed) and the array is compacted now and then. */
+  private readonly tail: Array<OutputChunk | undefined> = [];
   private headBytes = 0;
   private tailBytes = 0;
   private tailStart = 0;
@@ -33,11 +34,11 @@ export class OutputLog {
     this.tail.push(chunk);
     this.tailBytes += chunk.bytes;
     while (this.tailBytes > this.limit / 2 && this.tail.length - this.tailStart > 1) {
-      const old = this.tail[this.tailStart++] as OutputChunk;
+      const old = this.tail[this.tailStart] as OutputChunk;
+      this.tail[this.tailStart++] = undefined;
       this.tailBytes -= old.bytes;
       this.droppedBytes += old.bytes;
     }
-    // Compact now and then so dropped chunks are really freed.
     if (this.tailStart > 1024 && this.tailStart * 2 > this.tail.length) {
       this.tail.splice(0, this.tailStart);
       this.tailStart = 0;
@@ -45,7 +46,7 @@ export class OutputLog {
   }
 
   chunks(): OutputChunk[] {
-    return [...this.head, ...this.tail.slice(this.tailStart)];
+    return [...this.head, ...(this.tail.slice(this.tailStart) as OutputChunk[])];
   }
 
   get keptBytes(): number {

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// `npm run bench`: measures the built CLI against baselines taken in the same run and prints one JSON object
+// per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
+// Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput,
+// prompt, startup, memory, concurrency).
+import { existsSync, readFileSync } from "node:fs";
+import { concurrency } from "./bench/concurrency.mjs";
+import { dispatchOverhead } from "./bench/dispatch.mjs";
+import { BIN, killAll, log, round } from "./bench/lib.mjs";
+import { memory } from "./bench/memory.mjs";
+import { promptLatency } from "./bench/prompt.mjs";
+import { startup } from "./bench/startup.mjs";
+import { throughput } from "./bench/throughput.mjs";
+
+const GROUPS = { dispatch: dispatchOverhead, throughput, prompt: promptLatency, startup, memory, concurrency };
+
+const argv = process.argv.slice(2);
+const quick = argv.includes("--quick");
+const onlyAt = argv.indexOf("--only");
+const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? "").split(",").filter(Boolean) : Object.keys(GROUPS);
+for (const name of only) {
+  if (!(name in GROUPS)) {
+    process.stderr.write(`bench: unknown group "${name}" (groups: ${Object.keys(GROUPS).join(", ")})\n`);
+    process.exit(2);
+  }
+}
+if (!existsSync(new URL("../dist/cli.js", import.meta.url))) {
+  process.stderr.write(`bench: ${BIN} needs dist/; run \`npm run build\` first\n`);
+  process.exit(2);
+}
+
+const print = ({ name, value, unit, baseline, ratio, goal, meets, ...details }) => {
+  const extra = Object.fromEntries(
+    Object.entries(details).map(([key, x]) => [key, typeof x === "number" && !Number.isInteger(x) ? round(x) : x]),
+  );
+  const line = { name, value: round(value), unit, baseline: round(baseline), ratio: round(ratio), goal, meets };
+  process.stdout.write(`${JSON.stringify({ ...line, ...extra })}\n`);
+};
+
+let aborted = false;
+const abort = async (signal) => {
+  if (aborted) return;
+  aborted = true;
+  log(`${signal}: stopping every child`);
+  await killAll(3000);
+  process.exit(130);
+};
+process.on("SIGINT", () => abort("SIGINT"));
+process.on("SIGTERM", () => abort("SIGTERM"));
+
+/** The 1-minute load average: other work on the machine skews every figure, so the log says how much there was. */
+const load = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
+
+const started = Date.now();
+let failures = 0;
+for (const name of only) {
+  if (aborted) break;
+  const t0 = Date.now();
+  log(`${name}${quick ? " (quick)" : ""}... (load average ${load()})`);
+  try {
+    for (const figure of await GROUPS[name]({ quick })) print(figure);
+  } catch (error) {
+    if (aborted) break;
+    failures += 1;
+    log(`${name} failed: ${error?.stack ?? error}`);
+    print({
+      name,
+      value: null,
+      unit: null,
+      baseline: null,
+      ratio: null,
+      goal: null,
+      meets: false,
+      error: String(error?.message ?? error),
+    });
+    await killAll(3000);
+  }
+  log(`${name} took ${((Date.now() - t0) / 1000).toFixed(1)} s (load average ${load()})`);
+}
+log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s${failures ? `; ${failures} group(s) failed` : ""}`);
+process.exitCode = aborted ? 130 : failures > 0 ? 1 : 0;

@@ -1,0 +1,74 @@
+// Figure 5: peak RSS of the bridge while the flood runner writes 1 GiB through `message/stream` and the bench
+// reads the bridge's stdout slowly (a burst of at most BURST bytes, then a pause of PAUSE_MS).
+import { Bridge, log, MiB, memoryOf, sleep, withTimeout } from "./lib.mjs";
+import { streamFlood } from "./throughput.mjs";
+
+const BURST = 512 * 1024;
+const PAUSE_MS = 10;
+const POLL_MS = 20;
+
+export async function memory({ quick }) {
+  const total = (quick ? 128 : 1024) * MiB;
+  const bridge = new Bridge([], { env: { BENCH_BYTES: String(total) } });
+  let peak = 0;
+  let idle;
+  let polling = true;
+  let run;
+  let t0;
+  try {
+    await bridge.ready();
+    await sleep(200);
+    idle = memoryOf(bridge.pid).rss;
+    const poller = (async () => {
+      while (polling) {
+        const m = memoryOf(bridge.pid);
+        if (!m) break;
+        peak = Math.max(peak, m.rss ?? 0, m.hwm ?? 0);
+        await sleep(POLL_MS);
+      }
+    })();
+
+    // The slow reader: pause the bridge's stdout after each burst, resume it after a pause.
+    const stdout = bridge.child.stdout;
+    let burst = 0;
+    const slow = (chunk) => {
+      burst += chunk.length;
+      if (burst >= BURST) {
+        burst = 0;
+        stdout.pause();
+        setTimeout(() => stdout.resume(), PAUSE_MS);
+      }
+    };
+    stdout.on("data", slow);
+    t0 = Date.now();
+    run = await withTimeout(bridge.guard(streamFlood(bridge)), 600000, "slow-reader flood");
+    stdout.off("data", slow);
+    polling = false;
+    await poller;
+    const last = memoryOf(bridge.pid);
+    if (last) peak = Math.max(peak, last.hwm ?? 0);
+  } finally {
+    polling = false;
+    await bridge.close();
+  }
+  if (run.state !== "completed" || run.bytes !== total)
+    throw new Error(`slow-reader flood ended ${run.state} with ${run.bytes} of ${total} bytes`);
+  const seconds = (Date.now() - t0) / 1000;
+  log(
+    `memory: peak ${(peak / MiB).toFixed(1)} MiB (idle ${(idle / MiB).toFixed(1)} MiB), ${total / MiB} MiB read in ${seconds.toFixed(1)} s`,
+  );
+  return [
+    {
+      name: "memory_peak_rss_mib",
+      value: peak / MiB,
+      unit: "MiB",
+      baseline: idle / MiB,
+      ratio: peak / idle,
+      goal: "< 150 MiB",
+      meets: peak / MiB < 150,
+      bytes: total,
+      reader_mib_s: total / MiB / seconds,
+      reader: `bursts of ${BURST / 1024} KiB, ${PAUSE_MS} ms pauses`,
+    },
+  ];
+}

@@ -1,0 +1,1 @@
+// Bench runner: exits at once, printing nothing (dispatch overhead, concurrency, direct-spawn baselines).
