@@ -1,6 +1,8 @@
 // OutputLog: a bounded record of one stream, the first part and the most recent, dropped bytes counted exactly.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { type OutputChunk, OutputLog } from "../../src/core/output-log.js";
 
@@ -187,5 +189,21 @@ describe("OutputLog", () => {
     log.append(first);
     for (let i = 0; i < 5; i++) log.append(chunk("y".repeat(4)));
     assert.deepEqual(log.chunks()[0], first);
+  });
+
+  it("lets go of dropped chunks at once (they can be collected)", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    const log = new OutputLog(100);
+    const refs: WeakRef<OutputChunk>[] = [];
+    for (let i = 0; i < 60; i++) {
+      const next = chunk("z".repeat(10));
+      if (i > 10 && i < 30) refs.push(new WeakRef(next));
+      log.append(next);
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    assert.equal(refs.filter((ref) => ref.deref() !== undefined).length, 0, "dropped chunks are still held");
+    assert.ok(log.droppedBytes > 0);
   });
 });
