@@ -5,6 +5,7 @@ import { StringDecoder } from "node:string_decoder";
 import { type Analysis, type Message, messageText } from "./envelope.js";
 import { CoreError } from "./errors.js";
 import { judgeAnswer, newPrompt } from "./hitl.js";
+import { outcomeOf } from "./outcome.js";
 import { type OutputChunk, OutputLog, type StreamName } from "./output-log.js";
 import { type RunningCommand, spawnCommand } from "./process.js";
 import { processStartTime } from "./process-identity.js";
@@ -14,7 +15,7 @@ import { MemoryStore } from "./store.js";
 import { assertMove, isTerminal, type TaskState } from "./task.js";
 import type { TaskRecord, TaskView } from "./task-record.js";
 import { viewOf } from "./task-record.js";
-import { ADAPTER_NAME, ADAPTER_URI } from "./uris.js";
+import { ADAPTER_NAME, ADAPTER_URI, HITL_URI } from "./uris.js";
 import { place } from "./workspace.js";
 
 export type { TaskView };
@@ -152,7 +153,7 @@ export class Dispatcher {
             {
               path: `${envelopePath}/input_mode`,
               code: "hitl_not_activated",
-              message: `expected hitl-prompt/v1 to be activated for input_mode "text-line", found it not activated (add ${"https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1"} to A2A-Extensions)`,
+              message: `expected hitl-prompt/v1 to be activated for input_mode "text-line", found it not activated (add ${HITL_URI} to A2A-Extensions)`,
             },
           ],
           "adapter-command",
@@ -391,39 +392,8 @@ export class Dispatcher {
     command.done.then((exit) => {
       clearTimeout(live.settleTimer);
       for (const stream of ["stdout", "stderr"] as const) this.flush(record, live, stream);
-      const ran = { exitCode: exit.exitCode, signal: exit.signal };
-      if (exit.spawnError) {
-        this.end(record, "failed", {
-          failKind: "infrastructure",
-          reason: "spawn_failed",
-          text: `failed: could not start the runner: ${exit.spawnError.message}`,
-        });
-      } else if (exit.stoppedBy === "cancel" || record.cancelRequested) {
-        this.end(record, "canceled", { ...ran, reason: "canceled", text: "canceled" });
-      } else if (exit.stoppedBy === "timeout") {
-        this.end(record, "failed", {
-          ...ran,
-          failKind: "application",
-          reason: "timeout",
-          text: `failed: timed out after ${envelope.timeout_seconds} s`,
-        });
-      } else if (exit.exitCode === 0) {
-        this.end(record, "completed", { ...ran, reason: "exit", text: "completed: the command exited with code 0" });
-      } else if (exit.exitCode !== null) {
-        this.end(record, "failed", {
-          ...ran,
-          failKind: "application",
-          reason: "exit",
-          text: `failed: the command exited with code ${exit.exitCode}`,
-        });
-      } else {
-        this.end(record, "failed", {
-          ...ran,
-          failKind: "application",
-          reason: "signal",
-          text: `failed: the command was killed by ${exit.signal}`,
-        });
-      }
+      const { state, ...outcome } = outcomeOf(exit, record.cancelRequested === true, envelope.timeout_seconds);
+      this.end(record, state, outcome);
     });
   }
 
