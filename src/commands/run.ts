@@ -47,7 +47,8 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
   });
 
-  const useTui = options.tui && !options.json && io.stdout.isTTY === true;
+  // The screen needs a keyboard: with stdin piped (`echo y | adapter-command run …`) answers come from its lines.
+  const useTui = options.tui && !options.json && io.stdout.isTTY === true && io.stdin.isTTY === true;
   if (useTui) {
     const { runInk } = await import("../ui/ink/run-ink.js");
     return runInk(dispatcher, analysis, { file, inputMode: options.inputMode }, io, reportRejection);

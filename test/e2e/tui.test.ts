@@ -20,11 +20,12 @@ function tmux(...args: string[]): string {
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** Starts `adapter-command <args>` in a new 100×30 pane; the pane outlives the command so its last screen stays. */
-function start(args: string[]): string {
+function start(args: string[], input?: string): string {
   sessions += 1;
   const name = `tui-${sessions}`;
   const line = [process.execPath, "bin/adapter-command.js", ...args].map(quote).join(" ");
-  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", ROOT, `${line}; echo EXIT=$?; sleep 60`);
+  const piped = input === undefined ? line : `printf %s ${quote(input)} | ${line}`;
+  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", ROOT, `${piped}; echo EXIT=$?; sleep 60`);
   return name;
 }
 
@@ -229,5 +230,17 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
       }
     });
     assert.deepEqual(stillRunning, [], "adapter-command did not exit");
+  });
+
+  it("in a terminal with stdin piped (echo y | run …), the answer comes from stdin and the run completes", async (t) => {
+    if (!HAS_TMUX) return t.skip(NO_TMUX);
+    const pane = start(
+      ["run", "--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"],
+      "y\n",
+    );
+    const done = await waitFor(pane, "EXIT=", (screen) => /^EXIT=\d+/m.test(screen));
+    assert.match(done, /^EXIT=0$/m, `the exit status:\n${done}`);
+    assert.match(done, /answered "Apply these 3 changes\? \[y\/N\]" with "y"/);
+    assert.match(done, /confirmed/);
   });
 });
