@@ -48,7 +48,8 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
   });
 
   // The screen needs a keyboard: with stdin piped (`echo y | adapter-command run …`) answers come from its lines.
-  const useTui = options.tui && !options.json && io.stdout.isTTY === true && io.stdin.isTTY === true;
+  // Nor does a CI job get one, even on a pseudo-terminal: Ink would draw nothing there until the end.
+  const useTui = options.tui && !options.json && io.stdout.isTTY === true && io.stdin.isTTY === true && !inCi();
   if (useTui) {
     const { runInk } = await import("../ui/ink/run-ink.js");
     return runInk(dispatcher, analysis, { file, inputMode: options.inputMode }, io, reportRejection);
@@ -89,6 +90,12 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
   attached.off();
   if (!options.json && ended.state !== "completed") say(ended.statusText ?? ended.state);
   return exitCodeOf(ended);
+}
+
+/** The test Ink makes (its is-in-ci dependency), so the screen is never chosen where Ink would not draw it. */
+function inCi(env = process.env): boolean {
+  const set = (key: string) => key in env && env[key] !== "0" && env[key] !== "false";
+  return set("CI") || set("CONTINUOUS_INTEGRATION");
 }
 
 /** Prints why a file was refused; the exit code says nothing ran. */

@@ -20,12 +20,30 @@ function tmux(...args: string[]): string {
 const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 
 /** Starts `adapter-command <args>` in a new 100×30 pane; the pane outlives the command so its last screen stays. */
-function start(args: string[], input?: string): string {
+function start(args: string[], input?: string, envPrefix = ""): string {
   sessions += 1;
   const name = `tui-${sessions}`;
   const line = [process.execPath, "bin/adapter-command.js", ...args].map(quote).join(" ");
-  const piped = input === undefined ? line : `printf %s ${quote(input)} | ${line}`;
-  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", ROOT, `${piped}; echo EXIT=$?; sleep 60`);
+  const command = `${envPrefix}${line}`;
+  const piped = input === undefined ? command : `printf %s ${quote(input)} | ${command}`;
+  // A person's terminal, not a CI job's: the tool (like Ink) shows no live screen when CI is set.
+  const ciVars = Object.keys(process.env).filter(
+    (key) => key === "CI" || key === "CONTINUOUS_INTEGRATION" || key.startsWith("CI_"),
+  );
+  const unset = ciVars.map((key) => `-u ${quote(key)}`).join(" ");
+  tmux(
+    "new-session",
+    "-d",
+    "-s",
+    name,
+    "-x",
+    "100",
+    "-y",
+    "30",
+    "-c",
+    ROOT,
+    `env ${unset} sh -c ${quote(piped)}; echo EXIT=$?; sleep 60`,
+  );
   return name;
 }
 
@@ -242,5 +260,18 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
     assert.match(done, /^EXIT=0$/m, `the exit status:\n${done}`);
     assert.match(done, /answered "Apply these 3 changes\? \[y\/N\]" with "y"/);
     assert.match(done, /confirmed/);
+  });
+
+  it("in a CI job, even on a terminal, run passes the output through instead of drawing a screen", async (t) => {
+    if (!HAS_TMUX) return t.skip(NO_TMUX);
+    const pane = start(
+      ["run", "--workspace", "examples/workspace", "examples/envelopes/plan.json"],
+      undefined,
+      "CI=true ",
+    );
+    const done = await waitFor(pane, "EXIT=", (screen) => /^EXIT=\d+/m.test(screen));
+    assert.match(done, /^EXIT=0$/m, `the exit status:\n${done}`);
+    assert.match(done, /^plan: 3 steps, nothing changed$/m);
+    assert.doesNotMatch(done, /✔ completed/, "no summary screen");
   });
 });
