@@ -49,6 +49,8 @@ export interface DispatcherOptions {
   killGraceMs?: number;
   store?: TaskStore;
   now?: () => number;
+  /** Told when a subscriber throws; the event still reaches the others. */
+  onListenerError?: (error: unknown) => void;
 }
 
 export interface SubmitInput {
@@ -87,6 +89,7 @@ export class Dispatcher {
   private readonly killGraceMs: number;
   private readonly store: TaskStore;
   private readonly now: () => number;
+  private readonly onListenerError: (error: unknown) => void;
   private readonly listeners = new Set<Listener>();
   private readonly live = new Map<string, Live>();
   private readonly queue: TaskRecord[] = [];
@@ -105,6 +108,7 @@ export class Dispatcher {
     this.killGraceMs = options.killGraceMs ?? 2000;
     this.store = options.store ?? new MemoryStore();
     this.now = options.now ?? Date.now;
+    this.onListenerError = options.onListenerError ?? (() => {});
   }
 
   subscribe(listener: Listener): () => void {
@@ -500,7 +504,14 @@ export class Dispatcher {
   }
 
   private emit(event: DispatcherEvent): void {
-    for (const listener of this.listeners) listener(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        // One front end's fault must not stop the task or the other front ends.
+        this.onListenerError(error);
+      }
+    }
   }
 
   private iso(): string {

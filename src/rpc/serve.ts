@@ -67,6 +67,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     ...(options.instance ? { instanceId: options.instance } : {}),
     ...(store ? { store } : {}),
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+    onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
   });
   const flow = new FlowControl(dispatcher);
   const write = (message: unknown) => flow.write(io.stdout, `${JSON.stringify(message)}\n`);
