@@ -114,7 +114,9 @@ export function taskOf(task: TaskView, options: TaskOptions = {}): WireTask {
       .map((stream) => artifactOf(stream, (task.output as NonNullable<TaskView["output"]>)[stream]));
   }
   if (task.message && options.historyLength !== 0) {
-    wire.history = [{ kind: "message", ...task.message, taskId: task.id, contextId: task.contextId }];
+    // A2A requires a messageId, which a sender may leave out: the request gets one named after its task.
+    const messageId = task.message.messageId ?? `${task.id}-request`;
+    wire.history = [{ kind: "message", ...task.message, messageId, taskId: task.id, contextId: task.contextId }];
   }
   return wire;
 }
@@ -139,6 +141,7 @@ function metadataOf(task: TaskView): Record<string, unknown> {
   } else {
     metadata[ADAPTER_URI] = {
       dispatch: "echo",
+      instance_id: task.instanceId,
       exit_code: task.exitCode,
       started_at: task.startedAt ?? null,
       ended_at: task.endedAt ?? null,

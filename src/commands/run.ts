@@ -51,6 +51,8 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
   // Nor does a CI job get one, even on a pseudo-terminal: Ink would draw nothing there until the end.
   const useTui = options.tui && !options.json && io.stdout.isTTY === true && io.stdin.isTTY === true && !inCi();
   if (useTui) {
+    // Ink's colours come from chalk, which reads FORCE_COLOR but not NO_COLOR.
+    if (process.env.NO_COLOR) process.env.FORCE_COLOR = "0";
     const { runInk } = await import("../ui/ink/run-ink.js");
     return runInk(dispatcher, analysis, { file, inputMode: options.inputMode }, io, reportRejection);
   }
@@ -73,15 +75,21 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     if (interrupts === 1) {
       say("canceling the task (again to stop at once)");
       if (!isTerminal(dispatcher.get(task.id, false).state)) dispatcher.cancel(task.id);
-    } else void dispatcher.shutdown();
+    } else dispatcher.killAll();
   };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  // Nobody reads our output any more (`| head`, a closed terminal): the command must not run on unseen.
+  const onGone = () => {
+    if (!isTerminal(dispatcher.get(task.id, false).state)) dispatcher.cancel(task.id);
+    dispatcher.killAll();
+  };
+  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  for (const signal of signals) process.on(signal, signal === "SIGHUP" ? onGone : onSignal);
+  io.stdout.on("error", onGone);
+  io.stderr.on("error", onGone);
   try {
     await dispatcher.settled(task.id);
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const signal of signals) process.off(signal, signal === "SIGHUP" ? onGone : onSignal);
     stopAnswering();
     answers.close();
   }

@@ -15,7 +15,7 @@ import { MemoryStore } from "./store.js";
 import { assertMove, isTerminal, type TaskState } from "./task.js";
 import type { TaskRecord, TaskView } from "./task-record.js";
 import { viewOf } from "./task-record.js";
-import { ADAPTER_NAME, ADAPTER_URI, HITL_URI } from "./uris.js";
+import { ADAPTER_NAME, HITL_URI } from "./uris.js";
 import { place } from "./workspace.js";
 
 export type { TaskView };
@@ -94,6 +94,7 @@ export class Dispatcher {
   private readonly live = new Map<string, Live>();
   private readonly queue: TaskRecord[] = [];
   private readonly finished = new Map<string, Promise<void>>();
+  private readonly holds = new Map<string, number>();
   private running = 0;
   private paused = false;
   private closing = false;
@@ -201,7 +202,9 @@ export class Dispatcher {
       const off = this.subscribe((event) => {
         if (event.type === "status" && event.task.id === id && accept(event.task)) {
           off();
-          resolve(this.get(id));
+          // The store may already have let an ended task go; the event still has it.
+          const record = this.store.get(id);
+          resolve(record ? viewOf(record) : event.task);
         }
       });
     });
@@ -286,13 +289,34 @@ export class Dispatcher {
   pauseOutput(): void {
     if (this.paused) return;
     this.paused = true;
-    for (const live of this.live.values()) live.command?.pause();
+    for (const [id, live] of this.live) this.applyFlow(id, live);
   }
 
   resumeOutput(): void {
     if (!this.paused) return;
     this.paused = false;
-    for (const live of this.live.values()) live.command?.resume();
+    for (const [id, live] of this.live) this.applyFlow(id, live);
+  }
+
+  /** Stops reading one task's output (now, or from its start) until `releaseOutput`: for a follower that can't send its events yet. */
+  holdOutput(id: string): void {
+    this.holds.set(id, (this.holds.get(id) ?? 0) + 1);
+    const live = this.live.get(id);
+    if (live) this.applyFlow(id, live);
+  }
+
+  releaseOutput(id: string): void {
+    const count = this.holds.get(id);
+    if (count === undefined) return;
+    if (count > 1) this.holds.set(id, count - 1);
+    else this.holds.delete(id);
+    const live = this.live.get(id);
+    if (live) this.applyFlow(id, live);
+  }
+
+  private applyFlow(id: string, live: Live): void {
+    if (this.paused || this.holds.has(id)) live.command?.pause();
+    else live.command?.resume();
   }
 
   /** Refuses new tasks, cancels the rest and waits until every command has ended. */
@@ -392,7 +416,7 @@ export class Dispatcher {
       if (started !== undefined) record.pidStart = started;
     }
     this.store.put(record);
-    if (this.paused) command.pause();
+    this.applyFlow(record.id, live);
     command.done.then((exit) => {
       clearTimeout(live.settleTimer);
       for (const stream of ["stdout", "stderr"] as const) this.flush(record, live, stream);
@@ -477,6 +501,7 @@ export class Dispatcher {
     const wasRunning = record.state !== "submitted";
     this.move(record, state);
     this.live.delete(record.id);
+    this.holds.delete(record.id);
     if (wasRunning) {
       this.running -= 1;
       setImmediate(() => this.pump());
@@ -533,7 +558,7 @@ function notFound(id: string): CoreError {
 
 function rejected(errors: Array<{ path: string; code: string; message: string }>, dispatch?: string): CoreError {
   const first = errors[0];
-  const what = dispatch === "echo" ? "message" : ADAPTER_URI.replace(/^.*extensions\//, "");
+  const what = dispatch === "echo" ? "message" : "adapter-command/v1";
   const summary = first ? `${first.message}${first.path ? ` at ${first.path}` : ""}` : "invalid input";
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
   return new CoreError("envelope_rejected", `${what} rejected: ${summary}${more}`, { errors });

@@ -3,6 +3,7 @@ import * as v from "valibot";
 import { type Envelope, EnvelopeSchema, type Message, MessageSchema, SendParamsSchema } from "./envelope-schema.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import { joinPointer, pointer } from "./json-pointer.js";
+import { isRecord } from "./json-value.js";
 import { type Problem, problemsFromIssues, unknownField } from "./problems.js";
 import { ADAPTER_URI } from "./uris.js";
 
@@ -14,8 +15,6 @@ export type Analysis =
   | { valid: false; dispatch?: "adapter-command" | "echo"; errors: Problem[] };
 
 export type Shape = "send-params" | "message" | "envelope";
-
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
 /** Which of the three file shapes a value is (CONTRACT section 2). */
 export function shapeOf(value: Record<string, unknown>): Shape {
@@ -135,9 +134,6 @@ export function messageText(message: Message | undefined): string {
     .join("\n");
 }
 
-/** The REQUEST argument of a valid envelope. */
-export const requestOf = (envelope: Envelope): string => envelope.command[3];
-
 function envelopeAt(metadata: unknown): { present: boolean; value?: unknown } {
   if (!isRecord(metadata) || !(ADAPTER_URI in metadata)) return { present: false };
   return { present: true, value: metadata[ADAPTER_URI] };
@@ -179,7 +175,7 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
     const column = offset - before.lastIndexOf("\n");
     const reason = detail
       .replace(/\s*in JSON at position \d+.*$/s, "")
-      .replace(/, ".*" is not valid JSON$/s, "")
+      .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, "")
       .replace(/^JSON\.parse: /, "");
     return {
       ok: false,

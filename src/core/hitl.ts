@@ -1,6 +1,7 @@
 // hitl-prompt/v1 on adapter commands: prompt envelopes, and the shape and payload checks of an answer.
 import { randomUUID } from "node:crypto";
 import type { HitlReason, ValidationError } from "./errors.js";
+import { isRecord } from "./json-value.js";
 import { HITL_URI } from "./uris.js";
 
 export const MAX_ANSWER_BYTES = 4096;
@@ -38,7 +39,6 @@ export function promptEnvelope(prompt: OpenPrompt) {
 export { HITL_URI };
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-5][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
 export interface ResponseFor {
   prompt_id: string;

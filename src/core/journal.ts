@@ -28,6 +28,7 @@ export class JournalStore extends MemoryStore {
   private readonly path: string;
   private readonly lastState = new Map<string, string>();
   private failed = false;
+  private lines = 0;
   /** Told once when the journal can no longer be written; tasks go on in memory. */
   onWriteError: (error: Error) => void = () => {};
 
@@ -72,6 +73,7 @@ export class JournalStore extends MemoryStore {
       }
       this.records.set(record.id, record);
     }
+    this.evict();
     this.compact();
     return { restored: entries.size, interrupted };
   }
@@ -86,6 +88,9 @@ export class JournalStore extends MemoryStore {
     if (this.failed) return;
     try {
       appendFileSync(this.path, `${JSON.stringify(entryOf(record, terminal))}\n`);
+      // A line per change adds up: rewrite the journal as one line a kept task now and then.
+      this.lines += 1;
+      if (this.lines > 4 * (this.records.size + 16)) this.compact();
     } catch (error) {
       this.failed = true;
       this.onWriteError(error as Error);
@@ -102,6 +107,7 @@ export class JournalStore extends MemoryStore {
       closeSync(fd);
     }
     renameSync(temp, this.path);
+    this.lines = this.records.size;
   }
 }
 

@@ -1,7 +1,8 @@
 // Where JSON text first goes wrong. Node 20's JSON.parse often says what but not where, so we look ourselves.
 const WS = new Set([" ", "\t", "\n", "\r"]);
+const TOO_DEEP = Symbol("too deep");
 
-/** The offset of the first syntax error in `text`, or undefined when it is valid JSON. */
+/** The offset of the first syntax error in `text`; undefined when it is valid JSON or nests too deep to tell. */
 export function jsonErrorOffset(text: string): number | undefined {
   let i = 0;
   const fail = (at: number): never => {
@@ -39,7 +40,8 @@ export function jsonErrorOffset(text: string): number | undefined {
     i += (match as RegExpExecArray)[0].length;
   };
   const value = (depth: number): void => {
-    if (depth > 10_000) fail(i);
+    // Past this depth the offset is given up (undefined) rather than the stack.
+    if (depth > 1000) throw TOO_DEEP;
     skip();
     const ch = text[i];
     if (ch === "{") {
@@ -94,6 +96,7 @@ export function jsonErrorOffset(text: string): number | undefined {
     return undefined;
   } catch (at) {
     if (typeof at === "number") return Math.min(at, text.length);
+    if (at === TOO_DEEP) return undefined;
     throw at;
   }
 }

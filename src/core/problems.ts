@@ -101,11 +101,19 @@ function describe(issue: v.BaseIssue<unknown>): { code: string; message: string 
     case "integer":
       return { code: "not_integer", message: `expected a whole number, found ${shown(input)}` };
     case "min_value":
-    case "max_value":
+    case "max_value": {
+      if (key === "timeout_seconds") {
+        return {
+          code: "out_of_range",
+          message: `expected a number from 1 to ${MAX_TIMEOUT_SECONDS}, found ${shown(input)}`,
+        };
+      }
+      const bound = issue.type === "min_value" ? "at least" : "at most";
       return {
         code: "out_of_range",
-        message: `expected a number from 1 to ${MAX_TIMEOUT_SECONDS}, found ${shown(input)}`,
+        message: `expected a number ${bound} ${issue.requirement}, found ${shown(input)}`,
       };
+    }
     case "min_length":
       return { code: "request_empty", message: "expected a request path, found an empty string" };
     case "max_bytes":

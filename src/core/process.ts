@@ -117,7 +117,7 @@ export class RunningCommand {
     }
   }
 
-  /** SIGTERM to the group now, SIGKILL after the grace period if the leader still runs. */
+  /** SIGTERM to the group now, SIGKILL to the group after the grace period (unless the leader's exit did it first). */
   stop(why: "timeout" | "cancel"): void {
     if (this.exited || this.stoppedBy) return;
     this.stoppedBy = why;

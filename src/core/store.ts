@@ -17,8 +17,11 @@ export class MemoryStore implements TaskStore {
 
   put(record: TaskRecord): void {
     const isNew = !this.records.has(record.id);
+    const ended = isTerminal(record.state);
+    // Kept in the order they ended, so the oldest ended task is the first to go, never the one ending now.
+    if (ended) this.records.delete(record.id);
     this.records.set(record.id, record);
-    if (isNew || isTerminal(record.state)) this.evict();
+    if (isNew || ended) this.evict();
   }
 
   get(id: string): TaskRecord | undefined {
@@ -30,7 +33,7 @@ export class MemoryStore implements TaskStore {
   }
 
   /** Forgets the oldest ended tasks beyond the limit; running ones are never forgotten. */
-  private evict(): void {
+  protected evict(): void {
     let ended = 0;
     for (const record of this.records.values()) if (isTerminal(record.state)) ended++;
     for (const [id, record] of this.records) {

@@ -5,6 +5,7 @@ import { agentCard, eventOf, SERVICE_PARAMETERS, taskOf, type WireEvent } from "
 import type { Dispatcher, DispatcherEvent } from "../core/dispatcher.js";
 import { analyzeSendParams } from "../core/envelope.js";
 import { CoreError } from "../core/errors.js";
+import { isRecord } from "../core/json-value.js";
 import { problemsFromIssues } from "../core/problems.js";
 import { isTerminal } from "../core/task.js";
 import type { TaskView } from "../core/task-record.js";
@@ -27,7 +28,6 @@ const IdParams = v.looseObject({
   id: v.string(),
   historyLength: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 const RECOGNISED = [ADAPTER_URI, HITL_URI];
 
 function parseParams<T>(schema: v.GenericSchema<unknown, T>, params: unknown): T {
@@ -59,7 +59,10 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
   // Errors are answered to the client; the library need not print them too.
   const server = new JSONRPCServer<RequestContext>({ errorListener: () => {} });
 
-  /** Forwards a task's events as `tasks/event` notifications, starting once the current response is out. */
+  /**
+   * Forwards a task's events as `tasks/event` notifications, starting once the current response is out. Until
+   * then (a batch answers when its slowest request does) the task's output is held back rather than buffered.
+   */
   const follow = (taskId: string, context: RequestContext) => {
     const pending: DispatcherEvent[] = [];
     let live = false;
@@ -73,9 +76,11 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
       if (live) forward(event);
       else pending.push(event);
     });
+    dispatcher.holdOutput(taskId);
     context.after.push(() => {
       live = true;
       for (const event of pending.splice(0)) forward(event);
+      dispatcher.releaseOutput(taskId);
     });
   };
 

@@ -4,6 +4,7 @@ import type { JSONRPCResponse } from "json-rpc-2.0";
 import type { Io } from "../commands/run.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import { JournalStore } from "../core/journal.js";
+import { isRecord, nestingDepth } from "../core/json-value.js";
 import { FlowControl } from "../io/backpressure.js";
 import { RPC } from "./errors.js";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "./framing.js";
@@ -20,11 +21,10 @@ export interface ServeOptions {
   version: string;
 }
 
-/** Requests handled at once; past it, stdin is not read until some finish. */
-const MAX_IN_FLIGHT = 256;
+/** Deeper requests are refused: answering them would overflow the stack of JSON.stringify. */
+const MAX_NESTING = 100;
 const SHUTDOWN_LIMIT_MS = 4500;
 
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 const isId = (id: unknown) => id === undefined || id === null || typeof id === "string" || typeof id === "number";
 
 function errorResponse(id: unknown, code: number, message: string, data?: unknown): JSONRPCResponse {
@@ -69,8 +69,29 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
   });
-  const flow = new FlowControl(dispatcher);
-  const write = (message: unknown) => flow.write(io.stdout, `${JSON.stringify(message)}\n`);
+  // While stdout is full, neither children's output nor new requests are read: nothing piles up in memory.
+  const flow = new FlowControl({
+    pauseOutput: () => {
+      dispatcher.pauseOutput();
+      io.stdin.pause();
+    },
+    resumeOutput: () => {
+      dispatcher.resumeOutput();
+      if (!closing) io.stdin.resume();
+    },
+  });
+  const write = (message: unknown) => {
+    let line: string;
+    try {
+      line = JSON.stringify(message);
+    } catch (error) {
+      log(`internal error: cannot encode a message: ${(error as Error).message}`);
+      const id = isRecord(message) && "id" in message ? message.id : null;
+      if (!isRecord(message) || !("id" in message)) return;
+      line = JSON.stringify(errorResponse(id, RPC.internal, "Internal error"));
+    }
+    flow.write(io.stdout, `${line}\n`);
+  };
   const server = createMethods({
     dispatcher,
     version: options.version,
@@ -82,12 +103,12 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   const settledAll: Array<() => void> = [];
   const track = async (work: Promise<void>) => {
     inFlight += 1;
-    if (inFlight >= MAX_IN_FLIGHT) io.stdin.pause();
     try {
       await work;
+    } catch (error) {
+      log(`internal error: ${(error as Error)?.stack ?? error}`);
     } finally {
       inFlight -= 1;
-      if (inFlight < MAX_IN_FLIGHT && !closing) io.stdin.resume();
       if (inFlight === 0) for (const done of settledAll.splice(0)) done();
     }
   };
@@ -115,6 +136,15 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
       value = JSON.parse(frame.text);
     } catch (error) {
       write(errorResponse(null, RPC.parseError, "Parse error", { detail: (error as Error).message }));
+      return;
+    }
+    if (nestingDepth(value, MAX_NESTING) > MAX_NESTING) {
+      const id = isRecord(value) ? value.id : null;
+      write(
+        errorResponse(id, RPC.invalidRequest, "Invalid Request", {
+          detail: `nested deeper than ${MAX_NESTING} levels`,
+        }),
+      );
       return;
     }
     const context: RequestContext = { after: [] };
@@ -146,7 +176,13 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   });
   io.stdin.on("error", () => stop());
   io.stdout.on("error", () => stop());
-  const onSignal = () => stop();
+  // A first signal shuts down cleanly; another one while that runs kills every command's group at once.
+  let signalled = false;
+  const onSignal = () => {
+    if (signalled) dispatcher.killAll();
+    signalled = true;
+    stop();
+  };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   log(`serving A2A JSON-RPC on stdio (instance ${dispatcher.instanceId}, workspace ${resolve(options.workspace)})`);
@@ -154,8 +190,6 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   await stopped;
   closing = true;
   io.stdin.pause();
-  process.off("SIGTERM", onSignal);
-  process.off("SIGINT", onSignal);
   const limit = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref());
   await Promise.race([
     (async () => {
@@ -166,6 +200,8 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     limit,
   ]);
   dispatcher.killAll();
+  process.off("SIGTERM", onSignal);
+  process.off("SIGINT", onSignal);
   io.stdin.destroy();
   return 0;
 }

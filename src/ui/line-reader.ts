@@ -1,4 +1,4 @@
-// Lines from a stream, bounded: at most `maxLineBytes` a line (longer ones are cut) and `maxQueued` lines waiting.
+// Lines from a stream, bounded: at most `maxLineChars` a line (longer ones are cut) and `maxQueued` lines waiting.
 import type { Readable } from "node:stream";
 
 export class LineReader {
@@ -9,7 +9,7 @@ export class LineReader {
 
   constructor(
     private readonly input: Readable,
-    private readonly maxLineBytes = 64 * 1024,
+    private readonly maxLineChars = 64 * 1024,
     private readonly maxQueued = 64,
   ) {
     input.setEncoding("utf8");
@@ -39,8 +39,8 @@ export class LineReader {
   private take(text: string): void {
     const pieces = (this.partial + text).split("\n");
     this.partial = pieces.pop() ?? "";
-    if (this.partial.length > this.maxLineBytes) this.partial = this.partial.slice(0, this.maxLineBytes);
-    for (const piece of pieces) this.push(piece.replace(/\r$/, "").slice(0, this.maxLineBytes));
+    if (this.partial.length > this.maxLineChars) this.partial = this.partial.slice(0, this.maxLineChars);
+    for (const piece of pieces) this.push(piece.replace(/\r$/, "").slice(0, this.maxLineChars));
     if (this.lines.length >= this.maxQueued) this.input.pause();
   }
 

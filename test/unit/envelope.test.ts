@@ -817,3 +817,23 @@ describe("messageText", () => {
     assert.equal(messageText(msg([{ kind: "data", data: {} }])), "");
   });
 });
+
+describe("parseJsonText and messages: hostile and unusual input", () => {
+  it("JSON nested too deep to scan is still a json_syntax problem, not a crash", () => {
+    const parsed = parseJsonText(`${"[".repeat(20_000)}x`);
+    assert.equal(parsed.ok, false);
+    if (!parsed.ok) assert.equal(parsed.problem.code, "json_syntax");
+  });
+  it("a syntax message does not repeat the file's content", () => {
+    const parsed = parseJsonText(`${"[".repeat(50)}x\n`);
+    assert.equal(parsed.ok, false);
+    if (!parsed.ok) assert.doesNotMatch(parsed.problem.message, /\[\[\[|is not valid JSON/);
+  });
+  it("a bound other than timeout_seconds names its own limit", () => {
+    const analysis = analyzeInput({ message: message(), configuration: { historyLength: -1 } });
+    const [error] = errorsOf(analysis);
+    assert.equal(error?.code, "out_of_range");
+    assert.match(error?.message ?? "", /at least 0/);
+    assert.doesNotMatch(error?.message ?? "", /900/);
+  });
+});

@@ -128,8 +128,13 @@ export async function runInk(
     io.stdout.write("\u001b[?25h");
   };
   process.once("exit", restore);
+  const onHangUp = () => {
+    onCancel();
+    dispatcher.killAll();
+  };
   process.on("SIGINT", onCancel);
   process.on("SIGTERM", onCancel);
+  process.on("SIGHUP", onHangUp);
   const rows = Math.max(5, (io.stdout.rows ?? 24) - 8);
   const instance = render(
     <Live store={store} request={request} rows={rows} onAnswer={onAnswer} onCancel={onCancel} />,
@@ -155,6 +160,7 @@ export async function runInk(
   off();
   process.off("SIGINT", onCancel);
   process.off("SIGTERM", onCancel);
+  process.off("SIGHUP", onHangUp);
   restore();
   return crashed ? EXIT.infrastructure : exitCodeOf(dispatcher.get(taskId, false));
 }

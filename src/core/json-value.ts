@@ -1,0 +1,18 @@
+// Small facts about parsed JSON values.
+export const isRecord = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** How deeply arrays and objects nest in a parsed value (0 for a scalar), counted without recursion. */
+export function nestingDepth(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item !== "object" || item === null) continue;
+    const inner = depth + 1;
+    if (inner > deepest) deepest = inner;
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, inner]);
+  }
+  return deepest;
+}

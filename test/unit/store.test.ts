@@ -1,0 +1,86 @@
+// MemoryStore and JournalStore keep a bounded number of ended tasks: the oldest ended go first.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { JournalStore } from "../../src/core/journal.js";
+import { OutputLog } from "../../src/core/output-log.js";
+import { MemoryStore } from "../../src/core/store.js";
+import type { TaskState } from "../../src/core/task.js";
+import type { TaskRecord } from "../../src/core/task-record.js";
+
+function record(id: string, state: TaskState): TaskRecord {
+  return {
+    id,
+    contextId: "ctx",
+    instanceId: "instance",
+    dispatch: "echo",
+    state,
+    updatedAt: "2026-01-01T00:00:00.000Z",
+    createdAt: "2026-01-01T00:00:00.000Z",
+    exitCode: null,
+    signal: null,
+    textLine: false,
+    extensions: [],
+    messageText: "",
+    stdout: new OutputLog(1024),
+    stderr: new OutputLog(1024),
+    seq: 0,
+    revision: 0,
+  };
+}
+
+describe("MemoryStore", () => {
+  it("a long task submitted first is not forgotten the moment it ends", () => {
+    const store = new MemoryStore(2);
+    const long = record("long", "working");
+    store.put(long);
+    for (const id of ["a", "b", "c"]) store.put(record(id, "completed"));
+    long.state = "completed";
+    store.put(long);
+    assert.ok(store.get("long"), "the task that just ended is kept");
+    assert.deepEqual(
+      store.all().map((r) => r.id),
+      ["c", "long"],
+    );
+  });
+
+  it("never forgets a task that has not ended", () => {
+    const store = new MemoryStore(1);
+    store.put(record("running", "working"));
+    for (const id of ["a", "b", "c"]) store.put(record(id, "failed"));
+    assert.ok(store.get("running"));
+    assert.equal(store.all().length, 2);
+  });
+});
+
+describe("JournalStore", () => {
+  it("a restart keeps only the newest ended tasks, and the journal stays short", () => {
+    const dir = mkdtempSync(join(tmpdir(), "journal-"));
+    for (let round = 0; round < 3; round++) {
+      const store = new JournalStore(dir, 1024, 2);
+      store.recover(new Date());
+      for (let i = 0; i < 3; i++) store.put(record(`r${round}-${i}`, "completed"));
+    }
+    const store = new JournalStore(dir, 1024, 2);
+    const { restored } = store.recover(new Date());
+    // 2 kept from the round before plus the 3 of the last round; without trimming it would be all 9.
+    assert.equal(restored, 5);
+    assert.deepEqual(
+      store.all().map((r) => r.id),
+      ["r2-1", "r2-2"],
+    );
+    const lines = readFileSync(join(dir, "tasks.ndjson"), "utf8").trim().split("\n");
+    assert.equal(lines.length, 2, "compacted to one line a kept task");
+  });
+
+  it("compacts a long-running journal by itself", () => {
+    const dir = mkdtempSync(join(tmpdir(), "journal-"));
+    const store = new JournalStore(dir, 1024, 2);
+    store.recover(new Date());
+    for (let i = 0; i < 200; i++) store.put(record(`t${i}`, "completed"));
+    const lines = readFileSync(join(dir, "tasks.ndjson"), "utf8").trim().split("\n");
+    assert.ok(lines.length < 100, `${lines.length} lines for 2 kept tasks`);
+  });
+});
