@@ -15,7 +15,7 @@ export class FlowControl {
     if (stream.destroyed || stream.writableEnded) return;
     if (stream.write(data) || this.full.has(stream)) return;
     this.full.add(stream);
-    this.throttle.pauseOutput();
+    if (this.full.size === 1) this.throttle.pauseOutput();
     const release = () => {
       stream.off("drain", release);
       stream.off("close", release);
