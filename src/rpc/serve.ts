@@ -86,9 +86,9 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
       line = JSON.stringify(message);
     } catch (error) {
       log(`internal error: cannot encode a message: ${(error as Error).message}`);
-      const id = isRecord(message) && "id" in message ? message.id : null;
+      // A response still gets an answer; a notification that can't be encoded is dropped.
       if (!isRecord(message) || !("id" in message)) return;
-      line = JSON.stringify(errorResponse(id, RPC.internal, "Internal error"));
+      line = JSON.stringify(errorResponse(message.id, RPC.internal, "Internal error"));
     }
     flow.write(io.stdout, `${line}\n`);
   };
