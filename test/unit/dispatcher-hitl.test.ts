@@ -101,6 +101,20 @@ function answer(task: TaskView, promptId: string, text = "y") {
 }
 
 /** Cancels a task that still runs and waits until its process is gone. */
+/** Runs `body` on a started task; whatever happens, stops listening and ends the task so no process outlives it. */
+async function withTask(
+  args: Parameters<typeof start>,
+  body: (started: ReturnType<typeof start>) => Promise<void>,
+): Promise<void> {
+  const started = start(...args);
+  try {
+    await body(started);
+  } finally {
+    started.off();
+    await finish(started.task.id);
+  }
+}
+
 async function finish(id: string): Promise<TaskView> {
   if (!isTerminal(dispatcher.get(id, false).state)) dispatcher.cancel(id);
   await dispatcher.settled(id);
@@ -134,8 +148,7 @@ async function assertRefused(
 
 describe("dispatcher: text-line prompts and answers", () => {
   it("ask-twice: two prompts with different ids, both answers delivered in order", async () => {
-    const { task, off } = start("ask-twice");
-    try {
+    await withTask(["ask-twice"], async ({ task }) => {
       const first = await inputRequired(task.id);
       const p1 = first.prompt;
       assert.ok(p1);
@@ -156,30 +169,22 @@ describe("dispatcher: text-line prompts and answers", () => {
       const done = await ended(task.id);
       assert.equal(done.state, "completed");
       assert.match(stdoutOf(done), /answers: y,yes\n/);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("ansi-prompt: the prompt is raised with its escapes stripped", async () => {
-    const { task, off } = start("ansi-prompt");
-    try {
+    await withTask(["ansi-prompt"], async ({ task }) => {
       const open = await inputRequired(task.id);
       assert.equal(open.prompt?.text, "Do you want to proceed? [y/N]");
       await answer(task, open.prompt?.id as string, "y");
       const done = await ended(task.id);
       assert.equal(done.state, "completed");
       assert.match(stdoutOf(done), /answer y\n/);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("a second answer to the same prompt → hitl_unknown / unknown_or_answered", async () => {
-    const { task, off } = start("ask-twice");
-    try {
+    await withTask(["ask-twice"], async ({ task }) => {
       const open = await inputRequired(task.id);
       const p1 = open.prompt?.id as string;
       await answer(task, p1, "y");
@@ -187,15 +192,11 @@ describe("dispatcher: text-line prompts and answers", () => {
       // Also once the next prompt is open: the old id stays answered.
       await inputRequired(task.id, p1);
       await assertRefused(answer(task, p1, "n"), "hitl_unknown", "unknown_or_answered", p1);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("20 concurrent answers to one prompt: exactly one is accepted and written", async () => {
-    const { task, off } = start("ask-twice");
-    try {
+    await withTask(["ask-twice"], async ({ task }) => {
       const open = await inputRequired(task.id);
       const p1 = open.prompt?.id as string;
       const results = await Promise.allSettled(Array.from({ length: 20 }, () => answer(task, p1, "y")));
@@ -213,30 +214,22 @@ describe("dispatcher: text-line prompts and answers", () => {
       await answer(task, next.prompt?.id as string, "z");
       const done = await ended(task.id);
       assert.match(stdoutOf(done), /answers: y,z\n/);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("an answer after the process exited → no_live_binding", async () => {
-    const { task, off } = start("ask");
-    try {
+    await withTask(["ask"], async ({ task }) => {
       const open = await inputRequired(task.id);
       const promptId = open.prompt?.id as string;
       await answer(task, promptId, "y");
       const done = await ended(task.id);
       assert.equal(done.state, "completed");
       await assertRefused(answer(task, promptId, "y"), "hitl_unknown", "no_live_binding", promptId);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("an answer after endInput closed the command's stdin → no_live_binding", async () => {
-    const { task, off } = start("ask");
-    try {
+    await withTask(["ask"], async ({ task }) => {
       const open = await inputRequired(task.id);
       const promptId = open.prompt?.id as string;
       dispatcher.endInput(task.id);
@@ -245,15 +238,11 @@ describe("dispatcher: text-line prompts and answers", () => {
       assert.equal(done.state, "failed");
       assert.equal(done.exitCode, 1);
       assert.match(stdoutOf(done), /no answer\n/);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("an answer for an unknown task → task_not_found; with another contextId → context_mismatch", async () => {
-    const { task, off } = start("ask-slow");
-    try {
+    await withTask(["ask-slow"], async ({ task }) => {
       const open = await inputRequired(task.id);
       const promptId = open.prompt?.id as string;
       const response = { prompt_id: promptId, payload: { text: "y" } };
@@ -272,15 +261,11 @@ describe("dispatcher: text-line prompts and answers", () => {
         promptId,
       );
       assert.equal(dispatcher.get(task.id, false).state, "input-required");
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("an invalid payload → hitl_invalid with validation_errors, and the prompt stays open for a valid one", async () => {
-    const { task, off } = start("ask-slow");
-    try {
+    await withTask(["ask-slow"], async ({ task }) => {
       const open = await inputRequired(task.id);
       const promptId = open.prompt?.id as string;
       const error = await assertRefused(answer(task, promptId, "y\u0007"), "hitl_invalid", undefined, promptId);
@@ -292,15 +277,11 @@ describe("dispatcher: text-line prompts and answers", () => {
       const done = await ended(task.id);
       assert.equal(done.state, "completed");
       assert.match(stdoutOf(done), /got ok\n/);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("an answer after the deadline, while the kill grace period runs → deadline_passed", async () => {
-    const { task, off } = start("ask-ignore-term", { timeoutSeconds: 1 });
-    try {
+    await withTask(["ask-ignore-term", { timeoutSeconds: 1 }], async ({ task }) => {
       const open = await inputRequired(task.id);
       const promptId = open.prompt?.id as string;
       assert.equal(open.prompt?.deadline, open.deadline);
@@ -314,15 +295,11 @@ describe("dispatcher: text-line prompts and answers", () => {
       assert.equal(done.reason, "timeout");
       assert.equal(done.failKind, "application");
       assert.equal(done.signal, "SIGKILL");
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("close-stdin: a failed delivery → delivery_failed, and the same prompt opens again", async () => {
-    const { task, states, off } = start("close-stdin");
-    try {
+    await withTask(["close-stdin"], async ({ task, states }) => {
       const open = await inputRequired(task.id);
       const promptId = open.prompt?.id as string;
       await sleep(50); // let the runner close its end of the pipe
@@ -332,28 +309,20 @@ describe("dispatcher: text-line prompts and answers", () => {
       assert.equal(again.prompt?.id, promptId);
       assert.equal(again.prompt?.text, "Proceed? [y/N]");
       assert.deepEqual(states.slice(before), ["working", "input-required"]);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("chatty: a marker followed by more output never becomes input-required", async () => {
-    const { task, states, off } = start("chatty");
-    try {
+    await withTask(["chatty"], async ({ task, states }) => {
       const done = await ended(task.id);
       assert.equal(done.state, "completed");
       assert.ok(!states.includes("input-required"), `states: ${states.join(", ")}`);
       assert.match(stdoutOf(done), /tick 50\n$/);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("output after a prompt withdraws it: back to working, and an answer to it is stale", async () => {
-    const { task, states, off } = start("ask-then-more");
-    try {
+    await withTask(["ask-then-more"], async ({ task, states }) => {
       const open = await inputRequired(task.id);
       const promptId = open.prompt?.id as string;
       const back = await waitFor(task.id, "withdrawal", (t) => t.state === "working" && t.prompt === undefined);
@@ -362,10 +331,7 @@ describe("dispatcher: text-line prompts and answers", () => {
       await assertRefused(answer(task, promptId, "y"), "hitl_unknown", "unknown_or_answered", promptId);
       await sleep(SETTLE_MS * 3);
       assert.equal(dispatcher.get(task.id, false).state, "working", "the output after the prompt is no new prompt");
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 });
 
@@ -389,59 +355,43 @@ describe("dispatcher: when text-line input is off", () => {
   });
 
   it("without input_mode, ask reads EOF at once: no prompt, failed with exit code 1", async () => {
-    const { task, states, off } = start("ask", { inputMode: false, timeoutSeconds: 2 });
-    try {
+    await withTask(["ask", { inputMode: false, timeoutSeconds: 2 }], async ({ task, states }) => {
       const done = await ended(task.id);
       assert.equal(done.textLine, false);
       assert.ok(!states.includes("input-required"), `states: ${states.join(", ")}`);
       assert.equal(done.state, "failed");
       assert.equal(done.exitCode, 1);
       assert.match(stdoutOf(done), /no answer\n/);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("without input_mode, a prompt that waits (ask-slow) is never raised: it runs into its deadline", async () => {
-    const { task, states, off } = start("ask-slow", { inputMode: false, timeoutSeconds: 2 });
-    try {
+    await withTask(["ask-slow", { inputMode: false, timeoutSeconds: 2 }], async ({ task, states }) => {
       const done = await ended(task.id);
       assert.ok(!states.includes("input-required"), `states: ${states.join(", ")}`);
       assert.equal(done.state, "failed");
       assert.equal(done.reason, "timeout");
       assert.equal(done.prompt, undefined);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("without input_mode, an answer gets no_live_binding", async () => {
-    const { task, off } = start("ask-slow", { inputMode: false, timeoutSeconds: 5 });
-    try {
+    await withTask(["ask-slow", { inputMode: false, timeoutSeconds: 5 }], async ({ task }) => {
       await sleep(SETTLE_MS * 3);
       const fake = "f7d4b1c0-9b25-4e8c-a4ce-3d6a51e8a772";
       await assertRefused(answer(task, fake, "y"), "hitl_unknown", "no_live_binding", fake);
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 
   it("forceTextLine (run --input-mode text-line) turns prompts on for an envelope without the field", async () => {
-    const { task, off } = start("ask", { inputMode: false, forceTextLine: true });
-    try {
+    await withTask(["ask", { inputMode: false, forceTextLine: true }], async ({ task }) => {
       const open = await inputRequired(task.id);
       assert.equal(open.textLine, true);
       assert.equal(open.prompt?.text, "Continue? [y/N]");
       await answer(task, open.prompt?.id as string, "y");
       const done = await ended(task.id);
       assert.equal(done.state, "completed");
-    } finally {
-      off();
-      await finish(task.id);
-    }
+    });
   });
 });
 
