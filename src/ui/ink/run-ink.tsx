@@ -1,6 +1,6 @@
 // `run` in a terminal: owns the dispatcher subscription and the Ink instance; the screen only displays.
 import { render } from "ink";
-import { useEffect, useState, useSyncExternalStore } from "react";
+import { type ReactNode, useEffect, useState, useSyncExternalStore } from "react";
 import { EXIT, exitCodeOf } from "../../commands/exit-codes.js";
 import type { Io } from "../../commands/run.js";
 import type { Dispatcher, DispatcherEvent } from "../../core/dispatcher.js";
@@ -8,7 +8,7 @@ import type { Analysis } from "../../core/envelope.js";
 import { CoreError } from "../../core/errors.js";
 import { isTerminal } from "../../core/task.js";
 import { emptyModel, reduce, type ScreenModel } from "../screen-model.js";
-import { RunScreen } from "./components.js";
+import { RunScreen, type ScreenProps } from "./components.js";
 
 /** Holds the screen model; listeners hear of changes at most every `intervalMs`, so bursts of output don't flicker. */
 export class ModelStore {
@@ -64,12 +64,14 @@ function Live({
   rows,
   onAnswer,
   onCancel,
+  Screen,
 }: {
   store: ModelStore;
   request: string;
   rows: number;
   onAnswer(text: string): void;
   onCancel(): void;
+  Screen: (props: ScreenProps) => ReactNode;
 }) {
   const model = useSyncExternalStore(store.subscribe, store.get);
   const [now, setNow] = useState(Date.now());
@@ -79,7 +81,7 @@ function Live({
     const tick = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(tick);
   }, [ended]);
-  return <RunScreen model={model} request={request} now={now} rows={rows} onAnswer={onAnswer} onCancel={onCancel} />;
+  return <Screen model={model} request={request} now={now} rows={rows} onAnswer={onAnswer} onCancel={onCancel} />;
 }
 
 function describe(error: unknown): string {
@@ -96,7 +98,8 @@ function describe(error: unknown): string {
 export async function runInk(
   dispatcher: Dispatcher,
   analysis: Analysis,
-  options: { file: string; inputMode: "text-line" | undefined },
+  /** `Screen` replaces the run screen (tests use it to crash one). */
+  options: { file: string; inputMode: "text-line" | undefined; Screen?: (props: ScreenProps) => ReactNode },
   io: Io,
   reportRejection: (error: unknown, file: string, io: Io) => number,
 ): Promise<number> {
@@ -137,7 +140,14 @@ export async function runInk(
   process.on("SIGHUP", onHangUp);
   const rows = Math.max(5, (io.stdout.rows ?? 24) - 8);
   const instance = render(
-    <Live store={store} request={request} rows={rows} onAnswer={onAnswer} onCancel={onCancel} />,
+    <Live
+      store={store}
+      request={request}
+      rows={rows}
+      onAnswer={onAnswer}
+      onCancel={onCancel}
+      Screen={options.Screen ?? RunScreen}
+    />,
     {
       stdin: io.stdin,
       stdout: io.stdout,

@@ -1,0 +1,90 @@
+// A crash inside the screen: the task is canceled (its process group dies), the terminal is restored, exit 4.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { PassThrough, Writable } from "node:stream";
+import { describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import type { Io } from "../../src/commands/run.js";
+import { Dispatcher } from "../../src/core/dispatcher.js";
+import { analyzeInput } from "../../src/core/envelope.js";
+import type { ScreenProps } from "../../src/ui/ink/components.js";
+import { runInk } from "../../src/ui/ink/run-ink.js";
+
+const WORKSPACE = fileURLToPath(new URL("../fixtures/workspace", import.meta.url));
+
+/** Streams that pass for a terminal, recording raw-mode changes and everything written. */
+function fakeTerminal() {
+  const rawModes: boolean[] = [];
+  const stdin = Object.assign(new PassThrough(), {
+    isTTY: true,
+    setRawMode(on: boolean) {
+      rawModes.push(on);
+      return stdin;
+    },
+    ref() {},
+    unref() {},
+  });
+  let written = "";
+  const sink = () =>
+    Object.assign(
+      new Writable({
+        write(chunk, _encoding, done) {
+          written += String(chunk);
+          done();
+        },
+      }),
+      { isTTY: true, columns: 100, rows: 30 },
+    );
+  const io = { stdin, stdout: sink(), stderr: sink() } as unknown as Io;
+  return { io, rawModes, written: () => written };
+}
+
+/** Draws nothing until the command's first output, then throws. */
+function Exploding({ model }: ScreenProps) {
+  if (model.bytes > 0) throw new Error("the screen broke");
+  return null;
+}
+
+const stateOf = (pid: number): string | undefined => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+  } catch {
+    return undefined;
+  }
+};
+
+describe("runInk when the screen crashes", () => {
+  it("cancels the task, restores raw mode and the cursor, and returns 4", async () => {
+    const dispatcher = new Dispatcher({ workspace: WORKSPACE, maxConcurrent: 1 });
+    const analysis = analyzeInput({
+      adapter: "sandbox-agent-runner",
+      mode: "plan",
+      working_dir: "pid-hang",
+      timeout_seconds: 30,
+      command: ["node", ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs", "--request", ".aiwg/ops/runs/req.json"],
+    });
+    const terminal = fakeTerminal();
+    let pid: number | undefined;
+    dispatcher.subscribe((event) => {
+      const printed = event.type === "output" ? /pid (\d+)/.exec(event.text) : null;
+      if (printed) pid = Number(printed[1]);
+    });
+    const code = await runInk(
+      dispatcher,
+      analysis,
+      { file: "x.json", inputMode: undefined, Screen: Exploding },
+      terminal.io,
+      () => 3,
+    );
+    assert.equal(code, 4);
+    const [task] = dispatcher.list();
+    assert.ok(task, "a task was dispatched");
+    assert.equal(task.state, "canceled");
+    assert.ok(pid !== undefined, "the runner was started");
+    const state = stateOf(pid);
+    assert.ok(state === undefined || state === "Z", `the runner is ${state}`);
+    assert.ok(terminal.written().includes("\u001b[?25h"), "the cursor is shown again");
+    if (terminal.rawModes.includes(true)) assert.equal(terminal.rawModes.at(-1), false, "raw mode is off again");
+  });
+});
