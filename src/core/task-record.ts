@@ -50,32 +50,35 @@ export interface StreamView {
   droppedBytes: number;
 }
 
-export interface TaskView {
-  id: string;
-  contextId: string;
-  instanceId: string;
-  dispatch: "adapter-command" | "echo";
-  state: TaskState;
-  statusText?: string;
-  updatedAt: string;
-  createdAt: string;
-  startedAt?: string;
-  endedAt?: string;
-  deadline?: string;
-  failKind?: FailKind;
-  reason?: EndReason;
-  exitCode: number | null;
-  signal: string | null;
-  envelope?: Envelope;
-  workingDir?: string;
-  timeoutSeconds?: number;
-  textLine: boolean;
+/** What a view shares with the record, as it is. */
+type Shared =
+  | "id"
+  | "contextId"
+  | "instanceId"
+  | "dispatch"
+  | "state"
+  | "statusText"
+  | "updatedAt"
+  | "createdAt"
+  | "startedAt"
+  | "endedAt"
+  | "deadline"
+  | "failKind"
+  | "reason"
+  | "exitCode"
+  | "signal"
+  | "envelope"
+  | "timeoutSeconds"
+  | "textLine"
+  | "extensions"
+  | "message"
+  | "pid";
+
+export type TaskView = Pick<TaskRecord, Shared> & {
   prompt?: OpenPrompt;
-  extensions: string[];
-  message?: Message;
+  workingDir?: string;
   output?: { stdout: StreamView; stderr: StreamView };
-  pid?: number;
-}
+};
 
 export function viewOf(record: TaskRecord, withOutput = true): TaskView {
   const view: TaskView = {
