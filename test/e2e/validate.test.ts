@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { EXAMPLES, ROOT, runCli } from "../helpers/cli.js";
+import { envelopeOfFile } from "../helpers/examples.js";
 
 const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
 const ESCAPED_URI = "https:~1~1agentic-sandbox.aiwg.io~1extensions~1adapter-command~1v1";
@@ -67,17 +68,6 @@ function verdicts(stdout: string): Verdict[] {
 
 const keysOf = (value: object) => Object.keys(value).sort();
 const codes = (problems: Array<{ code: string }>) => problems.map((p) => p.code);
-
-function envelopeOfFile(value: unknown): unknown {
-  assert.ok(isRecord(value));
-  if ("message" in value) {
-    const message = value.message;
-    const inMessage = isRecord(message) && isRecord(message.metadata) ? message.metadata[URI] : undefined;
-    return inMessage ?? (isRecord(value.metadata) ? value.metadata[URI] : undefined);
-  }
-  if ("parts" in value || "role" in value) return isRecord(value.metadata) ? value.metadata[URI] : undefined;
-  return value;
-}
 
 describe("validate: exit codes", () => {
   it("the examples hold valid and invalid files", () => {

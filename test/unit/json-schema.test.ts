@@ -7,25 +7,13 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { analyzeInput } from "../../src/core/envelope.js";
 import { envelopeJsonSchema } from "../../src/core/json-schema.js";
 import { EXAMPLES } from "../helpers/cli.js";
+import { envelopeOfFile } from "../helpers/examples.js";
 
 const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
 const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
 const RUNS = ".aiwg/ops/runs/";
 
 type Json = Record<string, unknown>;
-const isRecord = (x: unknown): x is Json => typeof x === "object" && x !== null && !Array.isArray(x);
-
-/** The envelope of an example file in any of the three shapes, or undefined for an echo message. */
-function envelopeOfFile(value: unknown): unknown {
-  assert.ok(isRecord(value));
-  if ("message" in value) {
-    const message = value.message;
-    const inMessage = isRecord(message) && isRecord(message.metadata) ? message.metadata[URI] : undefined;
-    return inMessage ?? (isRecord(value.metadata) ? value.metadata[URI] : undefined);
-  }
-  if ("parts" in value || "role" in value) return isRecord(value.metadata) ? value.metadata[URI] : undefined;
-  return value;
-}
 
 const ENVELOPES = join(EXAMPLES, "envelopes");
 const validExamples = readdirSync(ENVELOPES)

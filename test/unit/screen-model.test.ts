@@ -3,7 +3,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { DispatcherEvent } from "../../src/core/dispatcher.js";
-import type { StreamName } from "../../src/core/output-log.js";
 import type { TaskView } from "../../src/core/task-record.js";
 import {
   answerStyle,
@@ -15,22 +14,7 @@ import {
   type ScreenModel,
   visibleLines,
 } from "../../src/ui/screen-model.js";
-
-let seq = 0;
-
-function output(text: string, stream: StreamName = "stdout"): DispatcherEvent {
-  seq += 1;
-  return {
-    type: "output",
-    taskId: "task-1",
-    contextId: "ctx-1",
-    stream,
-    seq,
-    text,
-    raw: Buffer.from(text),
-    first: seq === 1,
-  };
-}
+import { output } from "../helpers/events.js";
 
 function feed(events: DispatcherEvent[], keepLines?: number, model: ScreenModel = emptyModel()): ScreenModel {
   return events.reduce((m, event) => reduce(m, event, keepLines), model);

@@ -3,13 +3,13 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { cleanup, render } from "ink-testing-library";
-import type { DispatcherEvent } from "../../src/core/dispatcher.js";
 import type { Envelope } from "../../src/core/envelope.js";
 import type { StreamName } from "../../src/core/output-log.js";
 import type { TaskView } from "../../src/core/task-record.js";
 import { Header, OutputPane, PromptBox, RunScreen, StatusLine, Summary } from "../../src/ui/ink/components.js";
 import { ModelStore } from "../../src/ui/ink/run-ink.js";
 import { emptyModel, reduce, type ScreenModel } from "../../src/ui/screen-model.js";
+import { output } from "../helpers/events.js";
 
 const REQUEST = ".aiwg/ops/runs/assess-confirm.json";
 const WORKING_DIR = "/tmp/ws/project-one";
@@ -57,21 +57,6 @@ function prompting(text: string, overrides: Partial<TaskView> = {}): TaskView {
 
 function ended(overrides: Partial<TaskView>): TaskView {
   return task({ endedAt: iso(STARTED + 65_000), updatedAt: iso(STARTED + 65_000), ...overrides });
-}
-
-let seq = 0;
-function output(text: string, stream: StreamName = "stdout"): DispatcherEvent {
-  seq += 1;
-  return {
-    type: "output",
-    taskId: "task-1",
-    contextId: "ctx-1",
-    stream,
-    seq,
-    text,
-    raw: Buffer.from(text),
-    first: false,
-  };
 }
 
 /** A model built the way the live screen builds it: a status event, then the output chunks. */
