@@ -17,6 +17,7 @@ import {
   rssKiB,
   sleep,
   startBridge,
+  startWithPid,
   type Wire,
 } from "../helpers/rpc-client.js";
 
@@ -54,19 +55,6 @@ async function bridgeOf(...args: Parameters<typeof startBridge>): Promise<RpcBri
   bridges.push(bridge);
   await bridge.ready();
   return bridge;
-}
-
-/** Starts `fixture` through message/stream and reads the `pid <n>` it prints; the pid is its process group. */
-async function startWithPid(bridge: RpcBridge, fixture: string): Promise<{ task: Wire; pgid: number }> {
-  const task = await bridge.call("message/stream", envelopeParams(fixture, { envelope: { timeout_seconds: 60 } }));
-  const printed = await bridge.nextEvent(
-    task.id,
-    (e) => e.kind === "artifact-update" && e.artifact.artifactId === "stdout",
-  );
-  const pgid = Number(/pid (\d+)/.exec(printed.artifact.parts[0].text)?.[1]);
-  assert.ok(pgid > 0, printed.artifact.parts[0].text);
-  groups.push(pgid);
-  return { task, pgid };
 }
 
 /** `run --no-tui` on a fixture, started in the background; its output is collected as it comes. */
@@ -113,7 +101,7 @@ async function until<T>(read: () => T | undefined, ms: number, what: () => strin
 describe("serve --stdio: a request nested 300 000 levels deep", { timeout: 30_000 }, () => {
   it("gets -32600, and the bridge keeps serving: getCard works, a running task stays running and cancelable", async () => {
     const bridge = await bridgeOf();
-    const { task, pgid } = await startWithPid(bridge, "pid-hang");
+    const { task, pgid } = await startWithPid(bridge, "pid-hang", groups);
 
     const depth = 300_000;
     const params = JSON.stringify(envelopeParams("ok")).replace(/"metadata":\{/, `"metadata":{"deep":§,`);
@@ -154,7 +142,7 @@ describe("serve --stdio: a request nested 300 000 levels deep", { timeout: 30_00
 describe("serve --stdio: a second SIGINT during the shutdown", { timeout: 30_000 }, () => {
   it("exits 0 and kills a runner that ignores SIGTERM at once, well before the 2 s grace ends", async () => {
     const bridge = await bridgeOf();
-    const { task, pgid } = await startWithPid(bridge, "pid-ignore-term");
+    const { task, pgid } = await startWithPid(bridge, "pid-ignore-term", groups);
 
     bridge.child.kill("SIGINT");
     await sleep(200);

@@ -1,27 +1,14 @@
 // `run --no-tui` end to end through the built binary over real pipes (CONTRACT sections 1, 3 and 6).
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { FIXTURES, groupAlive, runCli, sleep, startCli } from "../helpers/cli.js";
 import { writeEnvelope, writeJson, writeMessage } from "../helpers/envelopes.js";
+import { procStat } from "../helpers/processes.js";
 
 const run = (file: string, ...extra: string[]) => ["run", "--no-tui", "--workspace", FIXTURES, ...extra, file];
-
-/**
- * Fields of /proc/<pid>/stat after the command name (0: state, 1: ppid, 2: pgrp), or undefined when there is no
- * such process. A zombie (state "Z") has ended: where PID 1 does not reap orphans (some containers), a killed
- * grandchild stays a zombie, and `kill(pid, 0)` still succeeds for it.
- */
-function procStat(pid: number | string): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined;
-  }
-}
 
 const HAS_PROC = readdirSafe("/proc")?.includes("self") === true;
 

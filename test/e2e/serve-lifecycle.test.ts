@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, describe, it } from "node:test";
 import { runCli } from "../helpers/cli.js";
+import { procStat } from "../helpers/processes.js";
 import {
   ADAPTER_URI,
   answerParams,
@@ -19,6 +20,7 @@ import {
   rssKiB,
   sleep,
   startBridge,
+  startWithPid,
   type TaskEvent,
   type Wire,
 } from "../helpers/rpc-client.js";
@@ -47,23 +49,6 @@ afterEach(async () => {
 after(() => {
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
-
-/** Starts `fixture` through message/stream and reads the `pid <n>` it prints; the pid is its process group. */
-async function startWithPid(
-  bridge: RpcBridge,
-  fixture: string,
-  track: number[] = groups,
-): Promise<{ task: Wire; pgid: number }> {
-  const task = await bridge.call("message/stream", envelopeParams(fixture, { envelope: { timeout_seconds: 60 } }));
-  const printed = await bridge.nextEvent(
-    task.id,
-    (e) => e.kind === "artifact-update" && e.artifact.artifactId === "stdout",
-  );
-  const pgid = Number(/pid (\d+)/.exec(printed.artifact.parts[0].text)?.[1]);
-  assert.ok(pgid > 0, printed.artifact.parts[0].text);
-  track.push(pgid);
-  return { task, pgid };
-}
 
 /** Highest number of intervals open at one instant. */
 function maxOverlap(intervals: Array<{ start: number; end: number }>): number {
@@ -150,7 +135,7 @@ describe("serve --stdio: --max-concurrent", () => {
 describe("serve --stdio: queue", () => {
   it("a task waiting in submitted can be canceled; it never starts", async () => {
     const bridge = await bridgeOf({ args: ["--max-concurrent", "1"] });
-    const { task: running } = await startWithPid(bridge, "pid-hang");
+    const { task: running } = await startWithPid(bridge, "pid-hang", groups);
     const queued = await bridge.call("message/send", envelopeParams("ok", { configuration: { blocking: false } }));
     assert.equal(queued.status.state, "submitted");
     const canceled = await bridge.call("tasks/cancel", { id: queued.id });
@@ -188,9 +173,9 @@ describe("serve --stdio: shutdown", () => {
   async function busyBridge(hangFixture: string) {
     const bridge = await bridgeOf({ args: ["--max-concurrent", "3"] });
     const running = [
-      await startWithPid(bridge, "pid-hang"),
-      await startWithPid(bridge, "pid-hang"),
-      await startWithPid(bridge, hangFixture),
+      await startWithPid(bridge, "pid-hang", groups),
+      await startWithPid(bridge, "pid-hang", groups),
+      await startWithPid(bridge, hangFixture, groups),
     ];
     const queued = await bridge.call(
       "message/send",
@@ -378,9 +363,7 @@ function childOf(bridgePid: number, fixture: string): number | undefined {
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      if (ppid !== bridgePid) continue;
+      if (Number(procStat(entry)?.[1]) !== bridgePid) continue;
       if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(`/${fixture}/`)) return Number(entry);
     } catch {
       // gone meanwhile

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { FIXTURES, ROOT, sleep } from "../helpers/cli.js";
 import { commandFor, DEFAULT_REQUEST, writeJson } from "../helpers/envelopes.js";
+import { pidRunning, procStat } from "../helpers/processes.js";
 
 const HAS_TMUX = spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
 const NO_TMUX = "tmux is not installed (CI installs it through .ci/run)";
@@ -70,12 +71,8 @@ function descendants(root: number): number[] {
   const parents = new Map<number, number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // it ended meanwhile
-    }
+    const ppid = procStat(entry)?.[1];
+    if (ppid !== undefined) parents.set(Number(entry), Number(ppid));
   }
   const found: number[] = [];
   const queue = [root];
@@ -89,17 +86,6 @@ function descendants(root: number): number[] {
     }
   }
   return found;
-}
-
-/** True while `pid` runs; a zombie counts as ended. */
-function running(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-    return state !== "Z" && state !== "X";
-  } catch {
-    return false;
-  }
 }
 
 function cwdOf(pid: number): string | undefined {
@@ -142,7 +128,7 @@ after(() => {
   if (server !== "") rmSync(server, { force: true });
   for (const pid of runners) {
     try {
-      if (running(pid)) process.kill(pid, "SIGKILL");
+      if (pidRunning(pid)) process.kill(pid, "SIGKILL");
     } catch {
       // already gone
     }
@@ -222,9 +208,9 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
 
     // No runner of ours is left (a zombie counts as gone), and pgrep no longer sees it.
     const until = Date.now() + 3000;
-    while (ours.some(running) && Date.now() < until) await sleep(50);
-    assert.deepEqual(ours.filter(running), [], "the runner outlived the cancel");
-    const left = pgrep(`${hangDir}/`).filter((pid) => ours.includes(pid) && running(pid));
+    while (ours.some(pidRunning) && Date.now() < until) await sleep(50);
+    assert.deepEqual(ours.filter(pidRunning), [], "the runner outlived the cancel");
+    const left = pgrep(`${hangDir}/`).filter((pid) => ours.includes(pid) && pidRunning(pid));
     assert.deepEqual(left, [], "pgrep still sees the runner");
 
     // The terminal is restored: the cursor shows again and the shell's echo printed on a fresh line.
@@ -242,7 +228,7 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
     // EXIT=130 was printed by the shell after the binary ended; nothing of it is left below the pane either.
     const stillRunning = descendants(panePid).filter((pid) => {
       try {
-        return running(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("adapter-command.js");
+        return pidRunning(pid) && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("adapter-command.js");
       } catch {
         return false;
       }

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 // A small JSON-RPC client for `serve --stdio` over the child's real pipes (CONTRACT section 5).
 // Requests go through json-rpc-2.0's JSONRPCClient; a bounded line reader checks that every stdout line is
 // JSON-RPC 2.0, routes `tasks/event` notifications to per-task queues, and keeps responses to raw lines apart.
@@ -7,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { JSONRPCClient, type JSONRPCResponse } from "json-rpc-2.0";
 import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
 import { FIXTURES, startCli } from "./cli.js";
+import { procStat } from "./processes.js";
 
 export { ADAPTER_URI, HITL_URI };
 
@@ -529,19 +531,6 @@ export const ended = (task: Wire) => ["completed", "failed", "canceled"].include
 
 // ---- Processes ------------------------------------------------------------------------------------------
 
-/**
- * Fields of /proc/<pid>/stat after the command name (0: state, 1: ppid, 2: pgrp), or undefined when there is
- * no such process. A zombie has ended: where PID 1 does not reap orphans, a killed process stays a zombie.
- */
-function procStat(pid: number | string): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined;
-  }
-}
-
 const gone = (state: string | undefined) => state === undefined || state === "Z" || state === "X";
 
 /** True while any process of group `pgid` runs (zombies count as gone). */
@@ -592,4 +581,24 @@ export function rssKiB(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Starts `fixture` through message/stream and reads the `pid <n>` it prints (the pid is its process group);
+ * the group is pushed to `track`, for the caller's clean-up.
+ */
+export async function startWithPid(
+  bridge: RpcBridge,
+  fixture: string,
+  track: number[],
+): Promise<{ task: Wire; pgid: number }> {
+  const task = await bridge.call("message/stream", envelopeParams(fixture, { envelope: { timeout_seconds: 60 } }));
+  const printed = await bridge.nextEvent(
+    task.id,
+    (e) => e.kind === "artifact-update" && e.artifact.artifactId === "stdout",
+  );
+  const pgid = Number(/pid (\d+)/.exec(printed.artifact.parts[0].text)?.[1]);
+  assert.ok(pgid > 0, printed.artifact.parts[0].text);
+  track.push(pgid);
+  return { task, pgid };
 }

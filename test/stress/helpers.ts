@@ -2,6 +2,9 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { FIXTURES, startCli } from "../helpers/cli.js";
+import { pidRunning, procStat } from "../helpers/processes.js";
+
+export { pidRunning, procStat };
 
 export const ADAPTER = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
 export const HITL = "https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1";
@@ -223,22 +226,6 @@ export const HAS_PROC = (() => {
     return false;
   }
 })();
-
-/** Fields of /proc/<pid>/stat after the command name (0: state, 1: ppid, 2: pgrp), or undefined. */
-export function procStat(pid: number | string): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return undefined;
-  }
-}
-
-/** True while the process runs (a zombie counts as gone: where PID 1 does not reap, killed orphans stay zombies). */
-export function pidRunning(pid: number): boolean {
-  const state = procStat(pid)?.[0];
-  return state !== undefined && state !== "Z" && state !== "X";
-}
 
 /** Live processes whose command line contains `needle`. */
 export function processesWith(needle: string): Array<{ pid: number; cmdline: string }> {

@@ -1,6 +1,5 @@
 // A crash inside the screen: the task is canceled (its process group dies), the terminal is restored, exit 4.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { PassThrough, Writable } from "node:stream";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -9,6 +8,7 @@ import { Dispatcher } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
 import type { ScreenProps } from "../../src/ui/ink/components.js";
 import { runInk } from "../../src/ui/ink/run-ink.js";
+import { procStat } from "../helpers/processes.js";
 
 const WORKSPACE = fileURLToPath(new URL("../fixtures/workspace", import.meta.url));
 
@@ -45,15 +45,6 @@ function Exploding({ model }: ScreenProps) {
   return null;
 }
 
-const stateOf = (pid: number): string | undefined => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-  } catch {
-    return undefined;
-  }
-};
-
 describe("runInk when the screen crashes", () => {
   it("cancels the task, restores raw mode and the cursor, and returns 4", async () => {
     const dispatcher = new Dispatcher({ workspace: WORKSPACE, maxConcurrent: 1 });
@@ -82,7 +73,7 @@ describe("runInk when the screen crashes", () => {
     assert.ok(task, "a task was dispatched");
     assert.equal(task.state, "canceled");
     assert.ok(pid !== undefined, "the runner was started");
-    const state = stateOf(pid);
+    const state = procStat(pid)?.[0];
     assert.ok(state === undefined || state === "Z", `the runner is ${state}`);
     assert.ok(terminal.written().includes("\u001b[?25h"), "the cursor is shown again");
     if (terminal.rawModes.includes(true)) assert.equal(terminal.rawModes.at(-1), false, "raw mode is off again");

@@ -1,0 +1,22 @@
+// Processes as /proc tells them; a zombie counts as ended.
+import { readFileSync } from "node:fs";
+
+/**
+ * Fields of /proc/<pid>/stat after the command name (0: state, 1: ppid, 2: pgrp), or undefined when there is no
+ * such process. Where PID 1 does not reap orphans (some containers), a killed process stays a zombie (state "Z")
+ * and `kill(pid, 0)` still succeeds for it, so tests read the state instead.
+ */
+export function procStat(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return undefined;
+  }
+}
+
+/** True while the process runs (not gone, not a zombie). */
+export function pidRunning(pid: number | string): boolean {
+  const state = procStat(pid)?.[0];
+  return state !== undefined && state !== "Z" && state !== "X";
+}
