@@ -1,6 +1,7 @@
 // Dispatcher events built by hand, for the pure front-end parts.
 import type { DispatcherEvent } from "../../src/core/dispatcher.js";
 import type { StreamName } from "../../src/core/output-log.js";
+import type { TaskView } from "../../src/core/task-record.js";
 
 let seq = 0;
 
@@ -8,4 +9,22 @@ let seq = 0;
 export function output(text: string, stream: StreamName = "stdout", first = false): DispatcherEvent {
   seq += 1;
   return { type: "output", taskId: "task-1", contextId: "ctx-1", stream, seq, text, raw: Buffer.from(text), first };
+}
+
+/** A task view of task-1 with the required fields filled in; `overrides` set the rest. */
+export function taskView(overrides: Partial<TaskView> = {}): TaskView {
+  return {
+    id: "task-1",
+    contextId: "ctx-1",
+    instanceId: "instance-1",
+    dispatch: "adapter-command",
+    state: "working",
+    updatedAt: "2025-01-01T00:00:01.000Z",
+    createdAt: "2025-01-01T00:00:00.000Z",
+    exitCode: null,
+    signal: null,
+    textLine: false,
+    extensions: [],
+    ...overrides,
+  };
 }

@@ -4,22 +4,16 @@ import { describe, it } from "node:test";
 import { taskOf } from "../../src/a2a/codec.js";
 import type { TaskView } from "../../src/core/task-record.js";
 import { ADAPTER_URI } from "../../src/core/uris.js";
+import { taskView } from "../helpers/events.js";
 
-const view = (overrides: Partial<TaskView> = {}): TaskView => ({
-  id: "task-1",
-  contextId: "ctx-1",
-  instanceId: "instance-1",
-  dispatch: "echo",
-  state: "completed",
-  updatedAt: "2026-01-01T00:00:00.000Z",
-  createdAt: "2026-01-01T00:00:00.000Z",
-  exitCode: 0,
-  signal: null,
-  textLine: false,
-  extensions: [],
-  message: { role: "user", parts: [{ kind: "text", text: "hi" }] },
-  ...overrides,
-});
+const view = (overrides: Partial<TaskView> = {}): TaskView =>
+  taskView({
+    dispatch: "echo",
+    state: "completed",
+    exitCode: 0,
+    message: { role: "user", parts: [{ kind: "text", text: "hi" }] },
+    ...overrides,
+  });
 
 describe("taskOf", () => {
   it("gives the request in history a messageId when the sender left it out", () => {

@@ -3,7 +3,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { DispatcherEvent } from "../../src/core/dispatcher.js";
-import type { TaskView } from "../../src/core/task-record.js";
 import {
   answerStyle,
   emptyModel,
@@ -14,7 +13,7 @@ import {
   type ScreenModel,
   visibleLines,
 } from "../../src/ui/screen-model.js";
-import { output } from "../helpers/events.js";
+import { output, taskView } from "../helpers/events.js";
 
 function feed(events: DispatcherEvent[], keepLines?: number, model: ScreenModel = emptyModel()): ScreenModel {
   return events.reduce((m, event) => reduce(m, event, keepLines), model);
@@ -22,22 +21,7 @@ function feed(events: DispatcherEvent[], keepLines?: number, model: ScreenModel 
 
 const texts = (model: ScreenModel) => model.lines.map((line) => line.text);
 
-function task(overrides: Partial<TaskView> = {}): TaskView {
-  return {
-    id: "task-1",
-    contextId: "ctx-1",
-    instanceId: "instance-1",
-    dispatch: "adapter-command",
-    state: "working",
-    updatedAt: "2025-01-01T00:00:01.000Z",
-    createdAt: "2025-01-01T00:00:00.000Z",
-    exitCode: null,
-    signal: null,
-    textLine: false,
-    extensions: [],
-    ...overrides,
-  };
-}
+const task = taskView;
 
 describe("reduce", () => {
   it("starts empty", () => {

@@ -9,7 +9,7 @@ import type { TaskView } from "../../src/core/task-record.js";
 import { Header, OutputPane, PromptBox, RunScreen, StatusLine, Summary } from "../../src/ui/ink/components.js";
 import { ModelStore } from "../../src/ui/ink/run-ink.js";
 import { emptyModel, reduce, type ScreenModel } from "../../src/ui/screen-model.js";
-import { output } from "../helpers/events.js";
+import { output, taskView } from "../helpers/events.js";
 
 const REQUEST = ".aiwg/ops/runs/assess-confirm.json";
 const WORKING_DIR = "/tmp/ws/project-one";
@@ -26,25 +26,17 @@ const ENVELOPE: Envelope = {
 };
 
 function task(overrides: Partial<TaskView> = {}): TaskView {
-  return {
-    id: "task-1",
-    contextId: "ctx-1",
-    instanceId: "instance-1",
-    dispatch: "adapter-command",
-    state: "working",
+  return taskView({
     updatedAt: iso(STARTED + 1000),
     createdAt: iso(STARTED - 100),
     startedAt: iso(STARTED),
     deadline: iso(STARTED + 120_000),
-    exitCode: null,
-    signal: null,
     envelope: ENVELOPE,
     workingDir: WORKING_DIR,
     timeoutSeconds: 120,
     textLine: true,
-    extensions: [],
     ...overrides,
-  };
+  });
 }
 
 function prompting(text: string, overrides: Partial<TaskView> = {}): TaskView {
