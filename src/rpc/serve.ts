@@ -1,6 +1,7 @@
 // `serve --stdio`: NDJSON JSON-RPC on stdin/stdout in front of the dispatcher, with a clean shutdown.
 import { resolve } from "node:path";
 import type { JSONRPCResponse } from "json-rpc-2.0";
+import { notificationJson } from "../a2a/event-json.js";
 import type { Io } from "../commands/run.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import { JournalStore } from "../core/journal.js";
@@ -95,7 +96,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   const server = createMethods({
     dispatcher,
     version: options.version,
-    notify: (event) => write({ jsonrpc: "2.0", method: "tasks/event", params: event }),
+    notify: (event) => flow.write(io.stdout, `${notificationJson(event)}\n`),
     log,
   });
 

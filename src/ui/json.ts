@@ -1,5 +1,6 @@
 // `run --json`: the task's A2A 0.3 events (as `tasks/event` carries them) as NDJSON on stdout.
 import { eventOf } from "../a2a/codec.js";
+import { eventJson } from "../a2a/event-json.js";
 import type { Dispatcher } from "../core/dispatcher.js";
 import { FlowControl } from "../io/backpressure.js";
 
@@ -9,7 +10,7 @@ export function attachJson(dispatcher: Dispatcher, taskId: string | undefined, o
     const id = event.type === "status" ? event.task.id : event.taskId;
     if (taskId !== undefined && id !== taskId) return;
     const wire = eventOf(event);
-    if (wire) flow.write(out as never, `${JSON.stringify(wire)}\n`);
+    if (wire) flow.write(out as never, `${eventJson(wire)}\n`);
   });
   return { flow, off };
 }
