@@ -11,7 +11,7 @@ const LINE = 1024;
 const PATTERN = Buffer.from(`${"x".repeat(LINE - 1)}\n`.repeat(65));
 
 /** Checks a byte stream against the flood runner's output as it arrives; a compare costs next to nothing. */
-export class FloodCheck {
+class FloodCheck {
   bytes = 0;
   ok = true;
 
@@ -26,8 +26,12 @@ export class FloodCheck {
   }
 }
 
-/** Feeds one task's events to `onEvent` until its final status; resolves with first-text-to-end timing. */
-function rebuild(subscribe, { onChunk } = {}) {
+/**
+ * Rebuilds the bytes of one task's stdout from its events, checking them as they come, until its final status.
+ * Resolves with first-text-to-end timing and the check (its `bytes` and `ok`).
+ */
+function rebuild(subscribe) {
+  const check = new FloodCheck();
   return new Promise((resolve) => {
     let first;
     let events = 0;
@@ -36,18 +40,18 @@ function rebuild(subscribe, { onChunk } = {}) {
       if (event.kind === "artifact-update" && event.artifact.artifactId === "stdout") {
         for (const part of event.artifact.parts) {
           first ??= now();
-          onChunk?.(part.text);
+          check.push(Buffer.from(part.text, "utf8"));
         }
       } else if (event.kind === "status-update" && event.final) {
         off();
-        resolve({ first, end: now(), events, state: event.status.state, status: event.status });
+        resolve({ first, end: now(), events, state: event.status.state, status: event.status, check });
       }
     });
   });
 }
 
-/** Streams one flood task through `bridge`; resolves with first-byte-to-end timing. */
-export function streamFlood(bridge, { onChunk } = {}) {
+/** Streams one flood task through `bridge`; resolves as `rebuild` does. */
+export function streamFlood(bridge) {
   let taskId;
   const early = [];
   let deliver;
@@ -55,13 +59,10 @@ export function streamFlood(bridge, { onChunk } = {}) {
     if (taskId === undefined) early.push(event);
     else if (event.taskId === taskId) deliver(event);
   });
-  const done = rebuild(
-    (listener) => {
-      deliver = listener;
-      return off;
-    },
-    { onChunk },
-  );
+  const done = rebuild((listener) => {
+    deliver = listener;
+    return off;
+  });
   const sent = bridge.request("message/stream", sendParams("flood", { timeoutSeconds: 900 })).then((task) => {
     taskId = task.id;
     for (const event of early.splice(0)) if (event.taskId === taskId) deliver(event);
@@ -79,7 +80,8 @@ function spawnProducer(args, cwd, total) {
   );
 }
 
-function rawPipe(total, check) {
+function rawPipe(total) {
+  const check = new FloodCheck();
   const { cwd, args } = runnerOf("flood");
   const child = spawnProducer(args, cwd, total);
   return new Promise((resolve, reject) => {
@@ -88,12 +90,12 @@ function rawPipe(total, check) {
       first ??= now();
       check.push(chunk);
     });
-    child.stdout.once("end", () => resolve({ first, end: now() }));
+    child.stdout.once("end", () => resolve({ first, end: now(), check }));
     child.once("error", reject);
   });
 }
 
-function jsonPipe(total, check) {
+function jsonPipe(total) {
   const producer = fileURLToPath(new URL("./json-flood.mjs", import.meta.url));
   const child = spawnProducer([producer], process.cwd(), total);
   const listeners = new Set();
@@ -109,15 +111,20 @@ function jsonPipe(total, check) {
   };
   return new Promise((resolve, reject) => {
     child.once("error", reject);
-    rebuild(subscribe, { onChunk: (text) => check.push(Buffer.from(text, "utf8")) }).then(resolve);
+    rebuild(subscribe).then(resolve);
   });
 }
 
-function rateOf(what, total, run, check) {
-  if (!check.ok || check.bytes !== total)
-    throw new Error(
-      `${what}: ${check.bytes} of ${total} bytes arrived${check.ok ? "" : ", and they differ from what was written"}`,
-    );
+/** Throws unless `run` rebuilt exactly the `total` bytes the flood runner wrote. */
+export function assertRebuilt(what, total, { check }) {
+  if (!check.ok || check.bytes !== total) {
+    const differ = check.ok ? "" : ", and they differ from what was written";
+    throw new Error(`${what}: ${check.bytes} of ${total} bytes arrived${differ}`);
+  }
+}
+
+function rateOf(what, total, run) {
+  assertRebuilt(what, total, run);
   return total / MiB / ((run.end - run.first) / 1000);
 }
 
@@ -129,22 +136,13 @@ export async function throughput({ quick }) {
   try {
     await bridge.ready();
     for (let i = 0; i < reps; i++) {
-      const rawCheck = new FloodCheck();
-      const raw = await withTimeout(rawPipe(total, rawCheck), 120000, "raw pipe");
-      rates.raw.push(rateOf("raw pipe", total, raw, rawCheck));
-
-      const jsonCheck = new FloodCheck();
-      const json = await withTimeout(jsonPipe(total, jsonCheck), 120000, "JSON pipe");
-      rates.json.push(rateOf("JSON pipe", total, json, jsonCheck));
-
-      const check = new FloodCheck();
-      const run = await withTimeout(
-        bridge.guard(streamFlood(bridge, { onChunk: (text) => check.push(Buffer.from(text, "utf8")) })),
-        180000,
-        "message/stream flood",
-      );
+      const raw = await withTimeout(rawPipe(total), 120000, "raw pipe");
+      rates.raw.push(rateOf("raw pipe", total, raw));
+      const json = await withTimeout(jsonPipe(total), 120000, "JSON pipe");
+      rates.json.push(rateOf("JSON pipe", total, json));
+      const run = await withTimeout(bridge.guard(streamFlood(bridge)), 180000, "message/stream flood");
       if (run.state !== "completed") throw new Error(`flood task ended ${run.state}: ${JSON.stringify(run.status)}`);
-      rates.bridge.push(rateOf("bridge", total, run, check));
+      rates.bridge.push(rateOf("bridge", total, run));
       log(
         `throughput ${i + 1}/${reps}: bridge ${rates.bridge.at(-1).toFixed(0)} MiB/s (${run.events} events), ` +
           `JSON pipe ${rates.json.at(-1).toFixed(0)} MiB/s, raw ${rates.raw.at(-1).toFixed(0)} MiB/s`,
