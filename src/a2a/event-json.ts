@@ -27,7 +27,7 @@ function partJson(part: WireTextPart): string {
 
 function artifactJson(artifact: WireArtifact): string {
   const parts = artifact.parts.map(partJson).join(",");
-  const head = `{"artifactId":${JSON.stringify(artifact.artifactId)},"name":${JSON.stringify(artifact.name)}`;
+  const head = `{"artifactId":${JSON.stringify(artifact.artifactId)}${field("name", artifact.name)}`;
   return `${head},"parts":[${parts}]${field("metadata", artifact.metadata)}}`;
 }
 
