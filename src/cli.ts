@@ -1,5 +1,5 @@
 // The command-line program: the one place where the parts are wired together, and results become exit codes.
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { EXIT } from "./commands/exit-codes.js";
 import type { RunOptions } from "./commands/run.js";
@@ -14,6 +14,12 @@ const positiveInt = (value: string) => {
   return Number(value);
 };
 const collect = (value: string, previous: string[]) => [...previous, value];
+const directory = (value: string) => {
+  const stat = statSync(value, { throwIfNoEntry: false });
+  if (!stat?.isDirectory())
+    throw new InvalidArgumentError(`expected a directory, found ${stat ? "a file" : "nothing"} at "${value}"`);
+  return value;
+};
 
 // Type-only imports: the commands themselves are loaded when they run, so each stays quick to start.
 type RunFlags = Omit<RunOptions, "json"> & { json?: boolean };
@@ -40,7 +46,7 @@ export async function main(argv: string[]): Promise<number> {
     .description("check envelope files the way the runtime will; print every problem")
     .argument("<file...>", "JSON files: send params, a message or a bare envelope")
     .option("--json", "one JSON object per file, on stdout")
-    .option("--workspace <dir>", "also check the working directory and files against this workspace")
+    .option("--workspace <dir>", "also check the working directory and files against this workspace", directory)
     .action(async (files: string[], flags: { json?: boolean; workspace?: string }) => {
       const { validateFiles } = await import("./commands/validate-files.js");
       code = await validateFiles(files, flags, io);
@@ -50,7 +56,7 @@ export async function main(argv: string[]): Promise<number> {
     .command("run")
     .description("validate a file, run it, and show the task live")
     .argument("<file>", "a JSON file: send params, a message or a bare envelope")
-    .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", process.cwd())
+    .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", directory, process.cwd())
     .addOption(
       new Option("--input-mode <mode>", "detect prompts even without input_mode in the envelope").choices([
         "text-line",
@@ -70,7 +76,7 @@ export async function main(argv: string[]): Promise<number> {
     .command("serve")
     .description("serve A2A 0.3 JSON-RPC over stdio (NDJSON), backed by the same dispatcher")
     .requiredOption("--stdio", "speak JSON-RPC on stdin/stdout")
-    .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", process.cwd())
+    .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", directory, process.cwd())
     .option("--instance <id>", "this runtime's instance id (default: a new UUID)")
     .option("--max-concurrent <n>", "commands running at once; more wait in submitted", positiveInt, 4)
     .option("--state-dir <dir>", "journal tasks here so they survive a restart")

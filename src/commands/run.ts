@@ -1,5 +1,4 @@
 // `adapter-command run`: validates one file, dispatches it, shows it live and turns the outcome into an exit code.
-import { readFile } from "node:fs/promises";
 import { Dispatcher } from "../core/dispatcher.js";
 import { analyzeInput, parseJsonText } from "../core/envelope.js";
 import { CoreError } from "../core/errors.js";
@@ -11,6 +10,7 @@ import { attachJson } from "../ui/json.js";
 import { paintFor } from "../ui/paint.js";
 import { attachPlain } from "../ui/plain.js";
 import { EXIT, exitCodeOf } from "./exit-codes.js";
+import { readInputFile } from "./input-file.js";
 import { formatVerdict } from "./validate.js";
 
 export interface RunOptions {
@@ -31,14 +31,12 @@ export interface Io {
 
 export async function runCommand(file: string, options: RunOptions, io: Io): Promise<number> {
   const say = (line: string) => io.stderr.write(`adapter-command: ${line}\n`);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    say(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  const read = await readInputFile(file);
+  if (!read.ok && read.unreadable) {
+    say(`cannot read ${file}: ${read.problem.message}`);
     return EXIT.usage;
   }
-  const parsed = parseJsonText(text);
+  const parsed = read.ok ? parseJsonText(read.text) : ({ ok: false, problem: read.problem } as const);
   const analysis = parsed.ok ? analyzeInput(parsed.value) : { valid: false as const, errors: [parsed.problem] };
   const dispatcher = new Dispatcher({
     workspace: options.workspace,

@@ -10,11 +10,31 @@ export async function validateFiles(
   io: Pick<Io, "stdout">,
 ): Promise<number> {
   const paint = paintFor(io.stdout);
+  const out = io.stdout;
+  // A reader that goes away (`validate … | head`) ends the run quietly; a slow one is waited for.
+  let gone = false;
+  out.on("error", () => {
+    gone = true;
+  });
   let allValid = true;
   for (const file of files) {
+    if (gone) break;
     const verdict = await validateFile(file, options.workspace);
     allValid &&= verdict.valid;
-    io.stdout.write(options.json ? `${JSON.stringify(verdict)}\n` : `${formatVerdict(verdict, paint)}\n`);
+    if (!out.write(options.json ? `${JSON.stringify(verdict)}\n` : `${formatVerdict(verdict, paint)}\n`))
+      await drainOrClose(out);
   }
   return allValid ? EXIT.ok : EXIT.failed;
+}
+
+function drainOrClose(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
 }

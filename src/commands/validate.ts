@@ -1,8 +1,8 @@
 // `adapter-command validate`: checks files the way the runtime will, and reports every problem.
-import { readFile } from "node:fs/promises";
 import { analyzeInput, type Envelope, type Problem, parseJsonText } from "../core/envelope.js";
-import { place } from "../core/workspace.js";
+import { place, workingDirEscapes } from "../core/workspace.js";
 import type { Paint } from "../ui/paint.js";
+import { readInputFile } from "./input-file.js";
 
 export interface FileVerdict {
   file: string;
@@ -14,25 +14,10 @@ export interface FileVerdict {
   envelope?: Envelope;
 }
 
-const MAX_FILE_BYTES = 4 * 1024 * 1024;
-
 export async function validateFile(file: string, workspace: string | undefined): Promise<FileVerdict> {
-  let text: string;
-  try {
-    const buffer = await readFile(file);
-    if (buffer.length > MAX_FILE_BYTES) {
-      return failed(file, {
-        path: "",
-        code: "file_too_large",
-        message: `expected at most ${MAX_FILE_BYTES} bytes, found ${buffer.length}`,
-      });
-    }
-    text = buffer.toString("utf8");
-  } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    return failed(file, { path: "", code: "file_unreadable", message: `expected a readable file, found ${reason}` });
-  }
-  const parsed = parseJsonText(text);
+  const read = await readInputFile(file);
+  if (!read.ok) return failed(file, read.problem);
+  const parsed = parseJsonText(read.text);
   if (!parsed.ok) return failed(file, parsed.problem);
   const analysis = analyzeInput(parsed.value);
   if (!analysis.valid) {
@@ -59,6 +44,12 @@ export async function validateFile(file: string, workspace: string | undefined):
     if (!placed.ok) {
       verdict.valid = false;
       verdict.errors = placed.errors;
+    }
+  } else {
+    const leaves = workingDirEscapes(analysis.envelope, analysis.envelopePath);
+    if (leaves) {
+      verdict.valid = false;
+      verdict.errors = [leaves];
     }
   }
   return verdict;

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { type Envelope, EnvelopeSchema, type Message, MessageSchema, SendParamsSchema } from "./envelope-schema.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import { joinPointer, pointer } from "./json-pointer.js";
-import { isRecord } from "./json-value.js";
+import { isRecord, MAX_NESTING, nestingDepth } from "./json-value.js";
 import { type Problem, problemsFromIssues, unknownField } from "./problems.js";
 import { ADAPTER_URI } from "./uris.js";
 
@@ -34,14 +34,30 @@ export function analyzeInput(value: unknown): Analysis {
       },
     ]);
   }
-  switch (shapeOf(value)) {
-    case "send-params":
-      return analyzeSendParams(value);
-    case "message":
-      return analyzeMessage(value);
-    case "envelope":
-      return analyzeEnvelope(value, "");
+  if (nestingDepth(value, MAX_NESTING) > MAX_NESTING) {
+    return invalid([
+      { path: "", code: "too_deep", message: `expected at most ${MAX_NESTING} levels of nesting, found more` },
+    ]);
   }
+  const shape = shapeOf(value);
+  if (shape === "envelope") return analyzeEnvelope(value, "");
+  const analysis = shape === "send-params" ? analyzeSendParams(value) : analyzeMessage(value);
+  // Envelope fields beside `message` or `parts` were meant as an envelope: that is an error, never an echo.
+  const misplaced = misplacedEnvelopeFields(value, shape);
+  if (misplaced.length === 0) return analysis;
+  return invalid([...misplaced, ...(analysis.valid ? [] : analysis.errors)], "adapter-command");
+}
+
+function misplacedEnvelopeFields(value: Record<string, unknown>, shape: "send-params" | "message"): Problem[] {
+  const home = joinPointer(shape === "send-params" ? "/message/metadata" : "/metadata", ADAPTER_URI);
+  const what = shape === "send-params" ? "send params" : "a message";
+  return Object.keys(EnvelopeSchema.entries)
+    .filter((key) => key in value)
+    .map((key) => ({
+      path: pointer(key),
+      code: "envelope_misplaced",
+      message: `expected envelope fields inside ${home}, found "${key}" at the top level of ${what}`,
+    }));
 }
 
 /** Analyses A2A MessageSendParams: what `message/send` carries and shape A of a file. */

@@ -2,6 +2,12 @@
 export const isRecord = (x: unknown): x is Record<string, unknown> =>
   typeof x === "object" && x !== null && !Array.isArray(x);
 
+/**
+ * The deepest nesting of arrays and objects accepted in any input. Deeper values are refused before anything
+ * walks them: describing or comparing them recursively (JSON.stringify included) would overflow the stack.
+ */
+export const MAX_NESTING = 100;
+
 /** How deeply arrays and objects nest in a parsed value (0 for a scalar), counted without recursion. */
 export function nestingDepth(value: unknown, limit = Number.POSITIVE_INFINITY): number {
   let deepest = 0;

@@ -22,7 +22,8 @@ export function shown(value: unknown): string {
   else if (Array.isArray(value)) text = `an array of ${value.length}`;
   else if (value === null) text = "null";
   else if (typeof value === "object") text = "an object";
-  else text = `${typeof value} ${JSON.stringify(value)}`;
+  // String(), not JSON.stringify: 1e400 parses to Infinity, which JSON.stringify would show as null.
+  else text = `${typeof value} ${typeof value === "number" ? String(value) : JSON.stringify(value)}`;
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
 
@@ -124,7 +125,10 @@ function describe(issue: v.BaseIssue<unknown>): { code: string; message: string 
     case "regex": {
       const rule = REQUEST_RULES.find((r) => r.regex === issue.requirement);
       if (rule) return { code: rule.code, message: `${rule.message} (${shown(input)})` };
-      return { code: "working_dir_nul", message: "expected a path without NUL characters" };
+      return {
+        code: "working_dir_nul",
+        message: `expected a path without NUL characters, found ${shown(input)}`,
+      };
     }
     default:
       return { code: "wrong_type", message: `expected ${expectedOf(issue)}, found ${typeName(input)}` };

@@ -34,6 +34,21 @@ export function mapWorkingDir(workspace: string, workingDir: string | undefined)
   return isInside(root, mapped) ? mapped : undefined;
 }
 
+/**
+ * Without a workspace to check against (`validate` without --workspace): the problem when `working_dir` leaves
+ * every workspace on its own (`/workspace/..`, `../x`). Other absolute paths depend on DIR and pass here.
+ */
+export function workingDirEscapes(envelope: Envelope, envelopePath: string): Problem | undefined {
+  const wd = envelope.working_dir ?? "";
+  if (isAbsolute(wd) && wd !== SANDBOX_ROOT && !wd.startsWith(`${SANDBOX_ROOT}/`)) return undefined;
+  if (mapWorkingDir(SANDBOX_ROOT, wd) !== undefined) return undefined;
+  return {
+    path: joinPointer(envelopePath, "working_dir"),
+    code: "working_dir_outside",
+    message: `expected a working directory inside the workspace, found ${JSON.stringify(wd)}, which leaves it`,
+  };
+}
+
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
@@ -70,13 +85,16 @@ export function place(workspace: string, envelope: Envelope, envelopePath: strin
     });
     return { ok: false, errors, warnings };
   }
+  const given = resolve(workspace);
   const root = realpathSync(workspace);
-  const mapped = mapWorkingDir(root, envelope.working_dir);
+  // An absolute working_dir may name the workspace as given or as it resolves (when DIR is reached by a symlink).
+  const mapped = mapWorkingDir(given, envelope.working_dir) ?? mapWorkingDir(root, envelope.working_dir);
   if (!mapped) {
+    const inside = given === root ? given : `${given} (${root})`;
     errors.push({
       path: wdPath,
       code: "working_dir_outside",
-      message: `expected /workspace, /workspace/SUB, a relative path or an absolute path inside ${root}, found ${JSON.stringify(envelope.working_dir)}`,
+      message: `expected /workspace, /workspace/SUB, a relative path or an absolute path inside ${inside}, found ${JSON.stringify(envelope.working_dir)}`,
     });
     return { ok: false, errors, warnings };
   }

@@ -5,7 +5,7 @@ import { notificationJson } from "../a2a/event-json.js";
 import type { Io } from "../commands/run.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import { JournalStore } from "../core/journal.js";
-import { isRecord, nestingDepth } from "../core/json-value.js";
+import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
 import { FlowControl } from "../io/backpressure.js";
 import { RPC } from "./errors.js";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "./framing.js";
@@ -22,8 +22,6 @@ export interface ServeOptions {
   version: string;
 }
 
-/** Deeper requests are refused: answering them would overflow the stack of JSON.stringify. */
-const MAX_NESTING = 100;
 const SHUTDOWN_LIMIT_MS = 4500;
 
 const isId = (id: unknown) => id === undefined || id === null || typeof id === "string" || typeof id === "number";

@@ -44,16 +44,17 @@ export function answerPrompts(
     const task = dispatcher.get(taskId, false);
     return task.state === "input-required" && task.prompt ? task : undefined;
   };
-  const respond = async () => {
+  /** Answers the open prompt; true when it refused the answer and is still open, so the next one is tried. */
+  const respond = async (): Promise<boolean> => {
     const text = await source.next();
     // The prompt may have been withdrawn or replaced while we waited: answer the one open now.
     const task = open();
     const prompt = task?.prompt;
-    if (!task || !prompt) return;
+    if (!task || !prompt) return false;
     if (text === undefined) {
       say(`no answer left for "${prompt.text}": closing the command's input`);
       dispatcher.endInput(taskId);
-      return;
+      return false;
     }
     try {
       await dispatcher.answer({
@@ -62,12 +63,14 @@ export function answerPrompts(
         response: { prompt_id: prompt.id, payload: { text } },
       });
       say(`answered "${prompt.text}" with ${JSON.stringify(text)}`);
+      return false;
     } catch (error) {
       const reason =
         error instanceof CoreError
           ? (error.data.reason ?? error.data.validation_errors?.[0]?.message ?? error.message)
           : String(error);
       say(`could not answer "${prompt.text}": ${reason}`);
+      return open()?.prompt?.id === prompt.id;
     }
   };
   const run = () => {
@@ -76,14 +79,16 @@ export function answerPrompts(
       return;
     }
     busy = true;
-    void respond().finally(() => {
-      busy = false;
-      if (again && open()) {
+    void respond()
+      .catch(() => false)
+      .then((retry) => {
+        busy = false;
+        if ((again || retry) && open()) {
+          again = false;
+          run();
+        }
         again = false;
-        run();
-      }
-      again = false;
-    });
+      });
   };
   return dispatcher.subscribe((event) => {
     if (event.type === "status" && event.task.id === taskId && event.task.state === "input-required") run();

@@ -66,6 +66,26 @@ describe("run: answers from stdin and --answer", { timeout: 240_000 }, () => {
     assert.equal(result.code, 0, explain(result));
   });
 
+  it("a refused --answer (a tab in it) is reported and the next one is tried on the same prompt", async () => {
+    const result = await run(["--answer", "y\tes", "--answer", "y", ...INTERACTIVE], "");
+    assert.equal(result.code, 0, explain(result));
+    assert.match(result.stderr, /could not answer "Apply these 3 changes\? \[y\/N\]": .*U\+0009/);
+    assert.match(result.stdout, /confirmed\n/);
+  });
+
+  it("a refused stdin line (over 4096 bytes) is followed by the next line", async () => {
+    const result = await run(INTERACTIVE, `${"y".repeat(5000)}\ny\n`);
+    assert.equal(result.code, 0, explain(result));
+    assert.match(result.stderr, /could not answer/);
+  });
+
+  it("when every answer is refused, the command's input is closed: no wait for the deadline", async () => {
+    const file = envelopeFile("ask", { input_mode: "text-line", timeout_seconds: 300 });
+    const result = await run(["--answer", "a\tb", "--answer", "c\u0001d", "--workspace", FIXTURES, file], "");
+    assert.equal(result.code, 1, explain(result));
+    assert.match(result.stderr, /no answer left/);
+  });
+
   it("--input-mode text-line turns prompts on for an envelope without input_mode (ask, --answer y) → exit 0", async () => {
     const file = envelopeFile("ask");
     const result = await run(["--workspace", FIXTURES, "--input-mode", "text-line", "--answer", "y", file]);

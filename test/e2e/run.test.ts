@@ -258,6 +258,21 @@ describe("run --no-tui: rejections and usage", () => {
     assert.match(result.stderr, /no-such-file\.json/);
   });
 
+  it("an endless file (/dev/zero) → exit 3 with file_too_large, after reading only up to the limit", async () => {
+    const result = await runCli(run("/dev/zero"));
+    assert.equal(result.code, 3, result.stderr);
+    assert.match(result.stderr, /file_too_large/);
+  });
+
+  it("--workspace that is missing or a file → exit 2, and nothing runs", async () => {
+    for (const dir of [join(FIXTURES, "no-such-dir"), join(FIXTURES, "ok", ".aiwg/ops/runs/req.json")]) {
+      const result = await runCli(["run", "--no-tui", "--workspace", dir, writeMessage("x")]);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /expected a directory/);
+      assert.equal(result.stdout, "");
+    }
+  });
+
   it("usage errors → exit 2", async () => {
     const missingFile = await runCli(["run", "--no-tui"]);
     assert.equal(missingFile.code, 2, missingFile.stderr);

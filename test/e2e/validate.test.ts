@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
-import { EXAMPLES, ROOT, runCli } from "../helpers/cli.js";
+import { EXAMPLES, ROOT, runCli, startCli } from "../helpers/cli.js";
 import { envelopeOfFile } from "../helpers/examples.js";
 
 const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
@@ -389,6 +389,113 @@ describe("validate --workspace", () => {
     assert.equal(result.code, 1, result.stdout);
     const [verdict] = verdicts(result.stdout);
     assert.deepEqual(codes(verdict?.errors ?? []), ["working_dir_outside"]);
+  });
+});
+
+describe("validate: hostile files and places", () => {
+  const rawFile = (name: string, bytes: string | Buffer): string => {
+    const path = join(temp, name);
+    writeFileSync(path, bytes);
+    return path;
+  };
+
+  it("a document nested 5000 levels deep is refused with too_deep, not a crash", async () => {
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const inner = JSON.stringify(envelope(".aiwg/ops/runs/a.json")).slice(0, -1);
+    const text = `{"message":{"role":"user","parts":[],"metadata":{"${URI}":${inner},"x":${deep}}}},"metadata":{"${URI}":${inner},"x":${deep}}}}`;
+    const result = await runCli(["validate", "--json", rawFile("deep.json", text)]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.deepEqual(codes(verdicts(result.stdout)[0]?.errors ?? []), ["too_deep"]);
+    assert.equal(result.stderr, "");
+  });
+
+  it("an endless file (/dev/zero) is cut off at the limit: file_too_large", async () => {
+    const result = await runCli(["validate", "--json", "/dev/zero"]);
+    assert.equal(result.code, 1, result.stderr);
+    const [verdict] = verdicts(result.stdout);
+    assert.deepEqual(codes(verdict?.errors ?? []), ["file_too_large"]);
+    assert.match(verdict?.errors[0]?.message ?? "", /expected at most 4194304 bytes, found more/);
+  });
+
+  it("bytes that are not UTF-8: not_utf8, with the line they are on", async () => {
+    const file = rawFile(
+      "latin1.json",
+      Buffer.concat([Buffer.from('{\n"a":\n"'), Buffer.from([0xe9]), Buffer.from('"}')]),
+    );
+    const result = await runCli(["validate", "--json", file]);
+    assert.equal(result.code, 1);
+    const [problem] = verdicts(result.stdout)[0]?.errors ?? [];
+    assert.equal(problem?.code, "not_utf8");
+    assert.match(problem?.message ?? "", /on line 3$/);
+  });
+
+  it("a NUL in working_dir and a timeout of 1e400 say what was found", async () => {
+    const text = JSON.stringify(envelope(".aiwg/ops/runs/a.json", { working_dir: "a\u0000b" })).replace(
+      /}$/,
+      ',"timeout_seconds":1e400}',
+    );
+    const result = await runCli(["validate", "--json", rawFile("found.json", text)]);
+    const messages = (verdicts(result.stdout)[0]?.errors ?? []).map((e) => `${e.code}: ${e.message}`);
+    assert.ok(
+      messages.includes('working_dir_nul: expected a path without NUL characters, found "a\\u0000b"'),
+      messages.join("\n"),
+    );
+    assert.ok(
+      messages.some((m) => /^out_of_range: .*found number Infinity$/.test(m)),
+      messages.join("\n"),
+    );
+  });
+
+  it("envelope fields beside message or parts are an error, never an echo", async () => {
+    const files = [
+      tempFile({ ...envelope("/etc/passwd"), message: { role: "user", parts: [{ kind: "text", text: "hi" }] } }),
+      tempFile({ ...envelope(".aiwg/ops/runs/a.json"), role: "user", parts: [{ kind: "text", text: "hi" }] }),
+    ];
+    const result = await runCli(["validate", "--json", ...files]);
+    assert.equal(result.code, 1);
+    for (const verdict of verdicts(result.stdout)) {
+      assert.equal(verdict.valid, false);
+      assert.equal(verdict.dispatch, "adapter-command");
+      assert.deepEqual(
+        verdict.errors.filter((e) => e.code === "envelope_misplaced").map((e) => e.path),
+        ["/adapter", "/mode", "/command"],
+      );
+    }
+  });
+
+  it("without --workspace, a working_dir that leaves any workspace is still an error", async () => {
+    const files = ["/workspace/../etc", "../x", "a/../../b"].map((wd) =>
+      tempFile(envelope(".aiwg/ops/runs/a.json", { working_dir: wd })),
+    );
+    const inside = tempFile(envelope(".aiwg/ops/runs/a.json", { working_dir: "/workspace/a/../b" }));
+    const result = await runCli(["validate", "--json", ...files, inside]);
+    assert.equal(result.code, 1);
+    assert.deepEqual(
+      verdicts(result.stdout).map((v) => codes(v.errors)),
+      [["working_dir_outside"], ["working_dir_outside"], ["working_dir_outside"], []],
+    );
+  });
+
+  it("--workspace that is not a directory is a usage error (exit 2)", async () => {
+    for (const dir of [join(temp, "nowhere"), VALID[0] ?? ""]) {
+      const result = await runCli(["validate", "--workspace", dir, VALID[0] ?? ""]);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /--workspace .*expected a directory, found (nothing|a file)/);
+    }
+  });
+
+  it("a reader that goes away (| head -c 10) ends validate quietly", async () => {
+    const files = Array.from({ length: 400 }, (_, i) => tempFile({ bad: i }));
+    const child = startCli(["validate", ...files]);
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.stdin.end();
+    child.stdout.once("data", () => child.stdout.destroy());
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    assert.equal(stderr, "");
+    assert.ok(code === 1 || code === 0, `exit ${code}`);
   });
 });
 

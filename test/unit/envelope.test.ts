@@ -593,6 +593,35 @@ describe("analyzeInput: every problem at once", () => {
 });
 
 describe("analyzeInput: where the envelope is", () => {
+  it("envelope fields beside message (A) or parts (B) are envelope_misplaced, with the rest still checked", () => {
+    const a = analyzeInput({ ...envelope({ timeout_seconds: 5 }), message: message() });
+    assert.equal(a.dispatch, "adapter-command");
+    assert.deepEqual(
+      errorsOf(a).map((e) => [e.path, e.code]),
+      ["/adapter", "/mode", "/command", "/timeout_seconds"].map((path) => [path, "envelope_misplaced"]),
+    );
+    assert.match(errorsOf(a)[0]?.message ?? "", new RegExp(`inside /message/metadata/${ESCAPED_URI}`));
+    const b = analyzeInput({ adapter: "sandbox-agent-runner", role: "user" });
+    assert.deepEqual(
+      errorsOf(b).map((e) => e.code),
+      ["envelope_misplaced", "missing_field"],
+    );
+  });
+  it("a value nested deeper than 100 levels is too_deep, whatever the shape", () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 99; i++) deep = [deep]; // with the object around it: 100 levels, which is fine
+    assert.deepEqual(
+      errorsOf(analyzeInput({ ...envelope(), x: deep })).map((e) => e.code),
+      ["unknown_field"],
+    );
+    const deeper = [deep];
+    for (const value of [{ ...envelope(), x: deeper }, { message: message({ [URI]: envelope(), x: [deep] }) }]) {
+      assert.deepEqual(
+        errorsOf(analyzeInput(value)).map((e) => [e.path, e.code]),
+        [["", "too_deep"]],
+      );
+    }
+  });
   it("shape A also takes the envelope from the send params' top-level metadata", () => {
     const analysis = analyzeInput({ message: message(), metadata: { [URI]: envelope({ mode: "assess" }) } });
     assert.equal(envelopeOf(analysis).mode, "assess");

@@ -133,6 +133,23 @@ describe("place", () => {
     assert.equal(result.placement.workspace, ws);
   });
 
+  it("an absolute working_dir inside the workspace as given, through its symlink: itself", () => {
+    const ws = tempDir("ws");
+    populate(join(ws, "sub"));
+    const links = tempDir("links");
+    symlinkSync(ws, join(links, "ws"));
+    for (const wd of [join(links, "ws", "sub"), join(ws, "sub")]) {
+      const result = place(join(links, "ws"), envelope(undefined, wd), "");
+      assert.ok(result.ok, `${wd}: ${JSON.stringify(result)}`);
+      assert.equal(result.placement.workingDir, join(ws, "sub"));
+    }
+    const outside = errorsOf(place(join(links, "ws"), envelope(undefined, join(links, "other")), ""));
+    assert.deepEqual(
+      outside.map((e) => e.code),
+      ["working_dir_outside"],
+    );
+  });
+
   it("a missing workspace: workspace_missing", () => {
     const ws = tempDir("ws");
     const errors = errorsOf(place(join(ws, "nope"), envelope(), ""));
