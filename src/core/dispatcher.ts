@@ -221,8 +221,14 @@ export class Dispatcher {
     }
     const live = this.live.get(id);
     if (live?.command) {
-      live.command.stop("cancel");
-      record.cancelRequested = true;
+      // Too late is too late: a command that has exited or hit its deadline ends as it did, not as canceled.
+      if (!live.command.stop("cancel")) {
+        const why = live.command.running ? "it hit its deadline" : "its command has exited";
+        throw new CoreError("task_not_cancelable", `task ${id} is already ending: ${why}`, {
+          task_id: id,
+          state: record.state,
+        });
+      }
       return viewOf(record, false);
     }
     const queued = this.queue.indexOf(record);
@@ -324,11 +330,7 @@ export class Dispatcher {
     this.closing = true;
     for (const record of this.queue.splice(0))
       this.end(record, "canceled", { reason: "shutdown", text: "canceled: the runtime shut down" });
-    for (const [id, live] of this.live) {
-      const record = this.store.get(id);
-      if (record) record.cancelRequested = true;
-      live.command?.stop("cancel");
-    }
+    for (const live of this.live.values()) live.command?.stop("cancel");
     this.resumeOutput();
     await Promise.all([...this.finished.values()]);
   }
@@ -357,7 +359,6 @@ export class Dispatcher {
   }
 
   private runCommand(record: TaskRecord): void {
-    const placement = record.placement as NonNullable<TaskRecord["placement"]>;
     const envelope = record.envelope as NonNullable<TaskRecord["envelope"]>;
     const startedAt = this.now();
     const deadline = startedAt + envelope.timeout_seconds * 1000;
@@ -367,6 +368,14 @@ export class Dispatcher {
     });
     const infra = (text: string) =>
       this.end(record, "failed", { failKind: "infrastructure", reason: "spawn_failed", text });
+    // Checked again now, not only at submit: a task may have waited while someone changed the workspace.
+    const placed = place(this.workspace, envelope, "");
+    if (!placed.ok) {
+      infra(`failed: the workspace changed while the task waited: ${placed.errors.map((e) => e.message).join("; ")}`);
+      return;
+    }
+    const { placement } = placed;
+    record.placement = placement;
     if (!isDirectory(placement.workingDir)) {
       infra(`failed: the working directory ${placement.workingDir} does not exist`);
       return;
@@ -420,7 +429,7 @@ export class Dispatcher {
     command.done.then((exit) => {
       clearTimeout(live.settleTimer);
       for (const stream of ["stdout", "stderr"] as const) this.flush(record, live, stream);
-      const { state, ...outcome } = outcomeOf(exit, record.cancelRequested === true, envelope.timeout_seconds);
+      const { state, ...outcome } = outcomeOf(exit, envelope.timeout_seconds);
       this.end(record, state, outcome);
     });
   }
@@ -470,8 +479,12 @@ export class Dispatcher {
         return;
       }
       const line = detector.due(this.now());
-      if (line === undefined || record.state !== "working" || !live.command?.running) return;
-      record.prompt = newPrompt(line, new Date(Date.parse(record.deadline as string)));
+      const command = live.command;
+      const deadline = Date.parse(record.deadline as string);
+      // A command past its deadline, or being stopped, can no longer be answered: its prompt is not raised.
+      const answerable = command?.running && !command.stopping && this.now() < deadline;
+      if (line === undefined || record.state !== "working" || !answerable) return;
+      record.prompt = newPrompt(line, new Date(deadline));
       this.move(record, "input-required");
     };
     live.settleTimer = setTimeout(check, detector.settleMs);

@@ -1,18 +1,9 @@
 // --state-dir: every task change is appended to a journal, so ended tasks outlive the process that ran them.
-import {
-  appendFileSync,
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeSync,
-} from "node:fs";
+import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { OutputLog } from "./output-log.js";
 import { killLeftoverGroup } from "./process-identity.js";
-import { DEFAULT_KEPT_ENDED, MemoryStore } from "./store.js";
+import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, MemoryStore } from "./store.js";
 import { isTerminal } from "./task.js";
 import type { TaskRecord, TaskView } from "./task-record.js";
 import { viewOf } from "./task-record.js";
@@ -29,6 +20,8 @@ export class JournalStore extends MemoryStore {
   private readonly lastState = new Map<string, string>();
   private failed = false;
   private lines = 0;
+  private appendedBytes = 0;
+  private readonly compactAfterBytes: number;
   /** Told once when the journal can no longer be written; tasks go on in memory. */
   onWriteError: (error: Error) => void = () => {};
 
@@ -37,8 +30,11 @@ export class JournalStore extends MemoryStore {
     dir: string,
     private readonly outputLimit: number,
     keptEnded = DEFAULT_KEPT_ENDED,
+    keptEndedBytes = DEFAULT_KEPT_ENDED_BYTES,
   ) {
-    super(keptEnded);
+    super(keptEnded, keptEndedBytes);
+    // Ended tasks are appended with their output: past this much, the journal is rewritten with the kept ones.
+    this.compactAfterBytes = keptEndedBytes;
     makeDirectory(dir);
     this.path = join(dir, FILE);
   }
@@ -47,15 +43,14 @@ export class JournalStore extends MemoryStore {
   recover(now: Date): { restored: number; interrupted: number } {
     const entries = new Map<string, Entry>();
     if (existsSync(this.path)) {
-      for (const line of readFileSync(this.path, "utf8").split("\n")) {
-        if (line.trim() === "") continue;
+      forEachLine(this.path, (line) => {
         try {
           const entry = JSON.parse(line) as Entry;
           if (entry?.view?.id) entries.set(entry.view.id, entry);
         } catch {
           // A line cut short by a crash: the entries before it still count.
         }
-      }
+      });
     }
     let interrupted = 0;
     for (const { view, pidStart } of entries.values()) {
@@ -87,10 +82,12 @@ export class JournalStore extends MemoryStore {
     if (terminal) this.lastState.delete(record.id);
     if (this.failed) return;
     try {
-      appendFileSync(this.path, `${JSON.stringify(entryOf(record, terminal))}\n`);
+      const line = `${JSON.stringify(entryOf(record, terminal))}\n`;
+      appendFileSync(this.path, line);
       // A line per change adds up: rewrite the journal as one line a kept task now and then.
       this.lines += 1;
-      if (this.lines > 4 * (this.records.size + 16)) this.compact();
+      this.appendedBytes += line.length;
+      if (this.lines > 4 * (this.records.size + 16) || this.appendedBytes > this.compactAfterBytes) this.compact();
     } catch (error) {
       this.failed = true;
       this.onWriteError(error as Error);
@@ -108,6 +105,53 @@ export class JournalStore extends MemoryStore {
     }
     renameSync(temp, this.path);
     this.lines = this.records.size;
+    this.appendedBytes = 0;
+  }
+}
+
+/** Longer journal lines are skipped: one task's entry is its output (8 MiB by default) and a little more. */
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Calls `onLine` for each non-empty line of a file, read 1 MiB at a time: a journal may be larger than the
+ * longest string V8 can make.
+ */
+function forEachLine(path: string, onLine: (line: string) => void): void {
+  const fd = openSync(path, "r");
+  const chunk = Buffer.allocUnsafe(1024 * 1024);
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  let skipping = false;
+  const take = (piece: Buffer) => {
+    if (skipping) return;
+    partialBytes += piece.length;
+    if (partialBytes > MAX_LINE_BYTES) {
+      skipping = true;
+      partial = [];
+      return;
+    }
+    partial.push(Buffer.from(piece));
+  };
+  const endLine = () => {
+    const line = skipping ? "" : Buffer.concat(partial).toString("utf8");
+    partial = [];
+    partialBytes = 0;
+    skipping = false;
+    if (line.trim() !== "") onLine(line);
+  };
+  try {
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
+      let start = 0;
+      for (let newline = chunk.indexOf(0x0a); newline !== -1 && newline < read; newline = chunk.indexOf(0x0a, start)) {
+        take(chunk.subarray(start, newline));
+        endLine();
+        start = newline + 1;
+      }
+      if (start < read) take(chunk.subarray(start, read));
+    }
+    endLine();
+  } finally {
+    closeSync(fd);
   }
 }
 

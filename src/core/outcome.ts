@@ -12,7 +12,7 @@ export interface Outcome {
   text: string;
 }
 
-export function outcomeOf(exit: CommandExit, cancelRequested: boolean, timeoutSeconds: number): Outcome {
+export function outcomeOf(exit: CommandExit, timeoutSeconds: number): Outcome {
   const ran = { exitCode: exit.exitCode, signal: exit.signal };
   if (exit.spawnError) {
     return {
@@ -24,8 +24,7 @@ export function outcomeOf(exit: CommandExit, cancelRequested: boolean, timeoutSe
       text: `failed: could not start the runner: ${exit.spawnError.message}`,
     };
   }
-  if (exit.stoppedBy === "cancel" || cancelRequested)
-    return { state: "canceled", reason: "canceled", ...ran, text: "canceled" };
+  if (exit.stoppedBy === "cancel") return { state: "canceled", reason: "canceled", ...ran, text: "canceled" };
   if (exit.stoppedBy === "timeout") {
     return {
       state: "failed",

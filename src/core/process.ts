@@ -117,13 +117,18 @@ export class RunningCommand {
     }
   }
 
-  /** SIGTERM to the group now, SIGKILL to the group after the grace period (unless the leader's exit did it first). */
-  stop(why: "timeout" | "cancel"): void {
-    if (this.exited || this.stoppedBy) return;
+  /**
+   * SIGTERM to the group now, SIGKILL to the group after the grace period (unless the leader's exit did it first).
+   * False when it comes too late to matter: the command has exited, or is already being stopped for another reason.
+   */
+  stop(why: "timeout" | "cancel"): boolean {
+    if (this.stoppedBy) return this.stoppedBy === why;
+    if (this.exited) return false;
     this.stoppedBy = why;
     clearTimeout(this.deadlineTimer);
     this.signalGroup("SIGTERM");
     this.killTimer = setTimeout(() => this.signalGroup("SIGKILL"), this.spec.killGraceMs);
+    return true;
   }
 
   /** Kills the group at once (shutdown paths). */
@@ -134,6 +139,11 @@ export class RunningCommand {
 
   get running(): boolean {
     return !this.exited;
+  }
+
+  /** Being stopped (deadline or cancel): it may still run for the grace period, but it has no future. */
+  get stopping(): boolean {
+    return this.stoppedBy !== null;
   }
 
   get acceptsInput(): boolean {

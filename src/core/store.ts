@@ -9,11 +9,16 @@ export interface TaskStore {
 }
 
 export const DEFAULT_KEPT_ENDED = 500;
+/** Output kept by ended tasks, all together: 500 tasks of 8 MiB each would not fit in Node's default heap. */
+export const DEFAULT_KEPT_ENDED_BYTES = 256 * 1024 * 1024;
 
 export class MemoryStore implements TaskStore {
   protected readonly records = new Map<string, TaskRecord>();
 
-  constructor(private readonly keptEnded = DEFAULT_KEPT_ENDED) {}
+  constructor(
+    private readonly keptEnded = DEFAULT_KEPT_ENDED,
+    private readonly keptEndedBytes = DEFAULT_KEPT_ENDED_BYTES,
+  ) {}
 
   put(record: TaskRecord): void {
     const isNew = !this.records.has(record.id);
@@ -32,16 +37,29 @@ export class MemoryStore implements TaskStore {
     return [...this.records.values()];
   }
 
-  /** Forgets the oldest ended tasks beyond the limit; running ones are never forgotten. */
+  /**
+   * Forgets the oldest ended tasks while there are more than `keptEnded` of them or their output is over
+   * `keptEndedBytes`. Running tasks are never forgotten, nor the last ended one.
+   */
   protected evict(): void {
     let ended = 0;
-    for (const record of this.records.values()) if (isTerminal(record.state)) ended++;
+    let bytes = 0;
+    for (const record of this.records.values()) {
+      if (!isTerminal(record.state)) continue;
+      ended++;
+      bytes += outputBytes(record);
+    }
     for (const [id, record] of this.records) {
-      if (ended <= this.keptEnded) break;
+      if (ended <= this.keptEnded && (bytes <= this.keptEndedBytes || ended <= 1)) break;
       if (isTerminal(record.state)) {
         this.records.delete(id);
         ended--;
+        bytes -= outputBytes(record);
       }
     }
   }
+}
+
+function outputBytes(record: TaskRecord): number {
+  return record.stdout.keptBytes + record.stderr.keptBytes;
 }

@@ -26,6 +26,11 @@ export class FlowControl {
     stream.on("close", release);
   }
 
+  /** Some stream is full: its reader has not taken what was written. */
+  get isFull(): boolean {
+    return this.full.size > 0;
+  }
+
   /** Resolves once everything written so far has been handed on. */
   async drained(): Promise<void> {
     while (this.full.size > 0) {

@@ -59,17 +59,25 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
   // Errors are answered to the client; the library need not print them too.
   const server = new JSONRPCServer<RequestContext>({ errorListener: () => {} });
 
+  /** Tasks whose events are already forwarded: this one client would only get each of them twice. */
+  const followed = new Set<string>();
+
   /**
    * Forwards a task's events as `tasks/event` notifications, starting once the current response is out. Until
    * then (a batch answers when its slowest request does) the task's output is held back rather than buffered.
    */
   const follow = (taskId: string, context: RequestContext) => {
+    if (followed.has(taskId)) return;
+    followed.add(taskId);
     const pending: DispatcherEvent[] = [];
     let live = false;
     const forward = (event: DispatcherEvent) => {
       const wire = eventOf(event);
       if (wire) deps.notify(wire);
-      if (event.type === "status" && isTerminal(event.task.state)) off();
+      if (event.type === "status" && isTerminal(event.task.state)) {
+        off();
+        followed.delete(taskId);
+      }
     };
     const off = dispatcher.subscribe((event) => {
       if ((event.type === "status" ? event.task.id : event.taskId) !== taskId) return;

@@ -10,6 +10,7 @@ import { FlowControl } from "../io/backpressure.js";
 import { RPC } from "./errors.js";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "./framing.js";
 import { createMethods, type RequestContext } from "./methods.js";
+import { RequestQueue } from "./request-queue.js";
 
 export interface ServeOptions {
   workspace: string;
@@ -22,7 +23,8 @@ export interface ServeOptions {
   version: string;
 }
 
-const SHUTDOWN_LIMIT_MS = 4500;
+// With the 1 s the binary allows for open handles after that, the bridge exits within the 5 s of CONTRACT 5.5.
+const SHUTDOWN_LIMIT_MS = 3500;
 
 const isId = (id: unknown) => id === undefined || id === null || typeof id === "string" || typeof id === "number";
 
@@ -72,11 +74,11 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   const flow = new FlowControl({
     pauseOutput: () => {
       dispatcher.pauseOutput();
-      io.stdin.pause();
+      readInput();
     },
     resumeOutput: () => {
       dispatcher.resumeOutput();
-      if (!closing) io.stdin.resume();
+      readInput();
     },
   });
   const write = (message: unknown) => {
@@ -162,15 +164,24 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   };
 
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  const requests = new RequestQueue<Frame>({
+    start: (frame) => void track(handleFrame(frame)),
+    room: () => flow.drained(),
+    onFull: () => readInput(),
+  });
   let closing = false;
+  // Input is read only while there is room both for answers on stdout and for requests in the queue.
+  function readInput() {
+    if (closing || flow.isFull || requests.full) io.stdin.pause();
+    else io.stdin.resume();
+  }
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   io.stdin.on("data", (chunk: Buffer) => {
-    if (closing) return;
-    for (const frame of splitter.push(chunk)) void track(handleFrame(frame));
+    if (!closing) requests.push(splitter.push(chunk));
   });
   io.stdin.on("end", () => {
-    for (const frame of splitter.end()) void track(handleFrame(frame));
+    requests.push(splitter.end());
     stop();
   });
   io.stdin.on("error", () => stop());
@@ -192,6 +203,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   const limit = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref());
   await Promise.race([
     (async () => {
+      await requests.empty(); // what came before the end of input is handled, as if it had come alone
       await dispatcher.shutdown();
       if (inFlight > 0) await new Promise<void>((resolve) => settledAll.push(resolve));
       await flow.drained();

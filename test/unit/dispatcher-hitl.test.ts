@@ -116,7 +116,12 @@ async function withTask(
 }
 
 async function finish(id: string): Promise<TaskView> {
-  if (!isTerminal(dispatcher.get(id, false).state)) dispatcher.cancel(id);
+  try {
+    if (!isTerminal(dispatcher.get(id, false).state)) dispatcher.cancel(id);
+  } catch (error) {
+    // Past its deadline or already exited: it ends by itself.
+    if (!(error instanceof CoreError && error.code === "task_not_cancelable")) throw error;
+  }
   await dispatcher.settled(id);
   return dispatcher.get(id);
 }

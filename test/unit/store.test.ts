@@ -1,6 +1,6 @@
 // MemoryStore and JournalStore keep a bounded number of ended tasks: the oldest ended go first.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -10,7 +10,9 @@ import { MemoryStore } from "../../src/core/store.js";
 import type { TaskState } from "../../src/core/task.js";
 import type { TaskRecord } from "../../src/core/task-record.js";
 
-function record(id: string, state: TaskState): TaskRecord {
+function record(id: string, state: TaskState, outputBytes = 0, limit = 1024): TaskRecord {
+  const stdout = new OutputLog(limit);
+  if (outputBytes > 0) stdout.append({ seq: 1, stream: "stdout", text: "x".repeat(outputBytes), bytes: outputBytes });
   return {
     id,
     contextId: "ctx",
@@ -24,8 +26,8 @@ function record(id: string, state: TaskState): TaskRecord {
     textLine: false,
     extensions: [],
     messageText: "",
-    stdout: new OutputLog(1024),
-    stderr: new OutputLog(1024),
+    stdout,
+    stderr: new OutputLog(limit),
     seq: 0,
     revision: 0,
   };
@@ -44,6 +46,18 @@ describe("MemoryStore", () => {
       store.all().map((r) => r.id),
       ["c", "long"],
     );
+  });
+
+  it("forgets the oldest ended tasks once their output is over the byte budget, but never the last one", () => {
+    const store = new MemoryStore(500, 2500);
+    for (let i = 0; i < 5; i++) store.put(record(`t${i}`, "completed", 1000));
+    assert.deepEqual(
+      store.all().map((r) => r.id),
+      ["t3", "t4"],
+    );
+    const alone = new MemoryStore(500, 10);
+    alone.put(record("big", "completed", 1000));
+    assert.ok(alone.get("big"), "one ended task is kept, however big");
   });
 
   it("never forgets a task that has not ended", () => {
@@ -73,6 +87,27 @@ describe("JournalStore", () => {
     );
     const lines = readFileSync(join(dir, "tasks.ndjson"), "utf8").trim().split("\n");
     assert.equal(lines.length, 2, "compacted to one line a kept task");
+  });
+
+  it("restores entries longer than the 1 MiB it reads at a time, across read boundaries", () => {
+    const dir = mkdtempSync(join(tmpdir(), "journal-"));
+    const limit = 8 * 1024 * 1024;
+    const first = new JournalStore(dir, limit);
+    first.recover(new Date());
+    const sizes = [3 * 1024 * 1024 + 7, 10, 2 * 1024 * 1024 - 3];
+    for (const [i, size] of sizes.entries()) first.put(record(`big${i}`, "completed", size, limit));
+    const second = new JournalStore(dir, limit);
+    assert.equal(second.recover(new Date()).restored, 3);
+    for (const [i, size] of sizes.entries()) assert.equal(second.get(`big${i}`)?.stdout.keptBytes, size);
+  });
+
+  it("rewrites the journal once appended output passes the byte budget", () => {
+    const dir = mkdtempSync(join(tmpdir(), "journal-"));
+    const store = new JournalStore(dir, 1 << 20, 500, 20_000);
+    store.recover(new Date());
+    for (let i = 0; i < 100; i++) store.put(record(`t${i}`, "completed", 1000, 1 << 20));
+    const size = statSync(join(dir, "tasks.ndjson")).size;
+    assert.ok(size < 3 * 20_000 + 100 * 600, `journal of ${size} bytes for a 20 000-byte budget`);
   });
 
   it("compacts a long-running journal by itself", () => {
