@@ -417,6 +417,19 @@ describe("serve --stdio: methods", () => {
     }
   });
 
+  it("following a task again (20 × tasks/resubscribe) does not repeat its events: every line arrives once", async () => {
+    const response = await bridge.callRaw("message/stream", envelopeParams("interleave"));
+    const task = response.result;
+    for (let i = 0; i < 20; i++) await bridge.call("tasks/resubscribe", { id: task.id });
+    const events = await bridge.eventsUntilFinal(task.id);
+    assert.equal(eventText(events, "stdout"), interleaveOut);
+    assert.equal(eventText(events, "stderr"), interleaveErr);
+    const finals = events.filter((e) => e.kind === "status-update" && e.final);
+    assert.equal(finals.length, 1);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual(bridge.queuedEvents(task.id), [], "no second copy arrives later");
+  });
+
   it("message/stream of an echo: result, then the echoed text, then the final status", async () => {
     const response = await bridge.callRaw("message/stream", echoParams("streamed echo"));
     const events = await bridge.eventsUntilFinal(response.result.id);

@@ -1,7 +1,9 @@
 // The documented bounds, at their defaults, through a real bridge: 1 MiB request lines, a bounded queue of waiting
 // tasks, and a task record that keeps a bounded part of a large output and counts what it dropped.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
+import { type RpcBridge, startBridge } from "../helpers/rpc-client.js";
 import { artifactText, Bridge, envelopeParams, MiB, type Wire } from "./helpers.js";
 
 /** A getCard request padded to exactly `bytes` bytes of JSON. */
@@ -97,5 +99,44 @@ describe("limits: a task's output record (8 MiB)", () => {
     const gaps = seqs.filter((seq, i) => i > 0 && seq !== (seqs[i - 1] as number) + 1);
     assert.ok(gaps.length <= 2, `gaps in seq: ${gaps.length}`);
     assert.deepEqual(await bridge.close(), { code: 0, signal: null });
+  });
+});
+
+/** The resident memory of `pid`, in bytes. */
+function rssOf(pid: number): number {
+  const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(match?.[1] ?? 0) * 1024;
+}
+
+describe("limits: a burst of requests with large answers", () => {
+  let bridge: RpcBridge;
+  before(() => {
+    bridge = startBridge({ env: { FIXTURE_BYTES: String(8 * MiB) } });
+  });
+  after(() => bridge.close());
+
+  it("100 tasks/get of an 8 MiB task in one write, stdout unread: memory stays bounded; all are answered", async () => {
+    const task = await bridge.call("message/send", envelopeParams("big"), 120_000);
+    assert.equal(task.status.state, "completed", JSON.stringify(task.status));
+    bridge.pause();
+    const lines = Array.from({ length: 100 }, (_, i) =>
+      JSON.stringify({ jsonrpc: "2.0", id: `get-${i}`, method: "tasks/get", params: { id: task.id } }),
+    );
+    bridge.sendBytes(`${lines.join("\n")}\n`);
+    let peak = 0;
+    for (let i = 0; i < 20; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      peak = Math.max(peak, rssOf(bridge.pid));
+    }
+    // Built all at once, 100 answers of 8 MiB take well over 1 GiB.
+    assert.ok(peak < 250 * MiB, `bridge RSS ${Math.round(peak / MiB)} MiB with stdout unread`);
+    bridge.resume();
+    const ids = new Set<string>();
+    for (let i = 0; i < 100; i++) {
+      const response = await bridge.nextRawResponse(60_000);
+      assert.equal(response.result?.id, task.id);
+      ids.add(response.id);
+    }
+    assert.equal(ids.size, 100);
   });
 });
