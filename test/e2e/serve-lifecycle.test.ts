@@ -229,6 +229,20 @@ describe("serve --stdio: shutdown", () => {
     await assertCleanExit(busy, startedAt);
   });
 
+  it("SIGTERM while a flood streams to a reader that stopped reading: exit 0 within 5 s", async () => {
+    const bridge = await bridgeOf({ env: { FIXTURE_BYTES: String(512 * 1024 * 1024) } });
+    const task = await bridge.call("message/stream", envelopeParams("flood"));
+    await bridge.nextEvent(task.id, (e) => e.kind === "artifact-update", 10_000);
+    bridge.pause();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // the pipe to the reader fills up
+    const startedAt = Date.now();
+    bridge.child.kill("SIGTERM");
+    const exit = await bridge.waitExit(8000);
+    const seconds = (Date.now() - startedAt) / 1000;
+    assert.deepEqual(exit, { code: 0, signal: null }, `stderr:\n${bridge.stderr}`);
+    assert.ok(seconds < 5, `exited within 5 s (took ${seconds.toFixed(2)} s)`);
+  });
+
   it("a last request without a newline at EOF is answered before the exit", async () => {
     const bridge = await bridgeOf();
     bridge.sendBytes(JSON.stringify({ jsonrpc: "2.0", id: "last", method: "agent/getCard" }));
