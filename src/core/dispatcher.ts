@@ -243,7 +243,12 @@ export class Dispatcher {
     const live = record ? this.live.get(record.id) : undefined;
     const target = record
       ? {
-          liveBinding: !!live?.command?.acceptsInput && record.textLine && !isTerminal(record.state),
+          // A command being canceled is no longer bound to its prompt (past the deadline: deadline_passed).
+          liveBinding:
+            !!live?.command?.acceptsInput &&
+            live.command.stopReason !== "cancel" &&
+            record.textLine &&
+            !isTerminal(record.state),
           contextId: record.contextId,
           openPrompt: record.prompt,
         }
@@ -482,7 +487,7 @@ export class Dispatcher {
       const command = live.command;
       const deadline = Date.parse(record.deadline as string);
       // A command past its deadline, or being stopped, can no longer be answered: its prompt is not raised.
-      const answerable = command?.running && !command.stopping && this.now() < deadline;
+      const answerable = command?.running && command.stopReason === null && this.now() < deadline;
       if (line === undefined || record.state !== "working" || !answerable) return;
       record.prompt = newPrompt(line, new Date(deadline));
       this.move(record, "input-required");

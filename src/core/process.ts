@@ -141,9 +141,9 @@ export class RunningCommand {
     return !this.exited;
   }
 
-  /** Being stopped (deadline or cancel): it may still run for the grace period, but it has no future. */
-  get stopping(): boolean {
-    return this.stoppedBy !== null;
+  /** Why it is being stopped, if it is: it may still run for the grace period, but it has no future. */
+  get stopReason(): CommandExit["stoppedBy"] {
+    return this.stoppedBy;
   }
 
   get acceptsInput(): boolean {

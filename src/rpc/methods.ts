@@ -46,7 +46,9 @@ function parseParams<T>(schema: v.GenericSchema<unknown, T>, params: unknown): T
 export function activatedExtensions(params: Record<string, unknown>): string[] {
   const metadata = params.metadata;
   const service = isRecord(metadata) ? metadata[SERVICE_PARAMETERS] : undefined;
-  const header = isRecord(service) ? (service["A2A-Extensions"] ?? service["a2a-extensions"]) : undefined;
+  // A header name: its case does not matter.
+  const key = isRecord(service) ? Object.keys(service).find((k) => k.toLowerCase() === "a2a-extensions") : undefined;
+  const header = isRecord(service) && key !== undefined ? service[key] : undefined;
   if (typeof header !== "string") return [];
   const asked = header.split(",").map((uri) => uri.trim().toLowerCase());
   return RECOGNISED.filter((uri) => asked.includes(uri.toLowerCase()));
@@ -84,6 +86,9 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
       if (live) forward(event);
       else pending.push(event);
     });
+    // The task may have ended before we listened (an answer's delivery is awaited): its end is still told.
+    const now = dispatcher.get(taskId, false);
+    if (isTerminal(now.state)) pending.push({ type: "status", task: now });
     dispatcher.holdOutput(taskId);
     context.after.push(() => {
       live = true;

@@ -57,6 +57,18 @@ describe("Dispatcher: stops that come too late", { timeout: 30_000 }, () => {
     assert.deepEqual([ended.state, ended.exitCode, ended.reason], ["completed", 0, "exit"]);
   });
 
+  it("an answer while a canceled command dies out its grace period: refused, no_live_binding", async () => {
+    const task = dispatcher.submit({ analysis: envelope("ask-ignore-term", 30, true), hitlActivated: true });
+    const open = await dispatcher.until(task.id, (view) => view.state === "input-required");
+    dispatcher.cancel(task.id); // it ignores SIGTERM: it lives on until SIGKILL
+    const response = { prompt_id: open.prompt?.id, payload: { text: "y" } };
+    await assert.rejects(
+      dispatcher.answer({ taskId: task.id, contextId: task.contextId, response }),
+      (error) => error instanceof CoreError && error.data.reason === "no_live_binding",
+    );
+    assert.equal((await endOf(dispatcher, task.id)).state, "canceled");
+  });
+
   it("a prompt printed after the deadline is never raised", async () => {
     let id: string | undefined;
     const states = watch(dispatcher, () => id);
