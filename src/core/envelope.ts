@@ -188,9 +188,11 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
     const offset = jsonErrorOffset(body) ?? body.length;
     const before = body.slice(0, offset);
     const line = before.split("\n").length;
-    const column = offset - before.lastIndexOf("\n");
+    // In characters, as an editor counts them: an emoji is one column, not two UTF-16 units.
+    const column = [...before.slice(before.lastIndexOf("\n") + 1)].length + 1;
     const reason = detail
       .replace(/\s*in JSON at position \d+.*$/s, "")
+      .replace(/ at position \d+.*$/s, "") // "… after JSON at position 3": line and column say where
       .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, "")
       .replace(/^JSON\.parse: /, "");
     return {

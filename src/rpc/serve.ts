@@ -10,7 +10,7 @@ import { FlowControl } from "../io/backpressure.js";
 import { RPC } from "./errors.js";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "./framing.js";
 import { createMethods, type RequestContext } from "./methods.js";
-import { RequestQueue } from "./request-queue.js";
+import { Outbox } from "./outbox.js";
 
 export interface ServeOptions {
   workspace: string;
@@ -74,29 +74,31 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   const flow = new FlowControl({
     pauseOutput: () => {
       dispatcher.pauseOutput();
-      readInput();
+      io.stdin.pause();
     },
     resumeOutput: () => {
+      outbox.flush();
+      if (flow.isFull) return;
       dispatcher.resumeOutput();
-      readInput();
+      if (!closing) io.stdin.resume();
     },
   });
-  const write = (message: unknown) => {
-    let line: string;
+  const outbox = new Outbox(io.stdout, flow);
+  /** An answer, encoded when its turn to be written comes. */
+  const write = (message: unknown) => outbox.push(() => `${encode(message)}\n`);
+  const encode = (message: unknown): string => {
     try {
-      line = JSON.stringify(message);
+      return JSON.stringify(message);
     } catch (error) {
       log(`internal error: cannot encode a message: ${(error as Error).message}`);
-      // A response still gets an answer; a notification that can't be encoded is dropped.
-      if (!isRecord(message) || !("id" in message)) return;
-      line = JSON.stringify(errorResponse(message.id, RPC.internal, "Internal error"));
+      const id = isRecord(message) && "id" in message ? message.id : null;
+      return JSON.stringify(errorResponse(id, RPC.internal, "Internal error"));
     }
-    flow.write(io.stdout, `${line}\n`);
   };
   const server = createMethods({
     dispatcher,
     version: options.version,
-    notify: (event) => flow.write(io.stdout, `${notificationJson(event)}\n`),
+    notify: (event) => outbox.push(`${notificationJson(event)}\n`),
     log,
   });
 
@@ -164,28 +166,25 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   };
 
   const splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
-  const requests = new RequestQueue<Frame>({
-    start: (frame) => void track(handleFrame(frame)),
-    room: () => flow.drained(),
-    onFull: () => readInput(),
-  });
   let closing = false;
-  // Input is read only while there is room both for answers on stdout and for requests in the queue.
-  function readInput() {
-    if (closing || flow.isFull || requests.full) io.stdin.pause();
-    else io.stdin.resume();
-  }
   let stop!: () => void;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
   io.stdin.on("data", (chunk: Buffer) => {
-    if (!closing) requests.push(splitter.push(chunk));
+    if (closing) return;
+    for (const frame of splitter.push(chunk)) void track(handleFrame(frame));
   });
   io.stdin.on("end", () => {
-    requests.push(splitter.end());
+    for (const frame of splitter.end()) void track(handleFrame(frame));
     stop();
   });
-  io.stdin.on("error", () => stop());
-  io.stdout.on("error", () => stop());
+  io.stdin.on("error", (error: Error) => {
+    log(`cannot read stdin (${error.message}); shutting down`);
+    stop();
+  });
+  io.stdout.on("error", (error: Error) => {
+    log(`cannot write stdout (${error.message}); shutting down`);
+    stop();
+  });
   // A first signal shuts down cleanly; another one while that runs kills every command's group at once.
   let signalled = false;
   const onSignal = () => {
@@ -203,10 +202,9 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   const limit = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref());
   await Promise.race([
     (async () => {
-      await requests.empty(); // what came before the end of input is handled, as if it had come alone
       await dispatcher.shutdown();
       if (inFlight > 0) await new Promise<void>((resolve) => settledAll.push(resolve));
-      await flow.drained();
+      await outbox.drained();
     })(),
     limit,
   ]);

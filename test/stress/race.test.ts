@@ -51,7 +51,8 @@ function exactlyOneAccepted(responses: Wire[], prompt: Prompt): Wire {
     assert.equal(r.error.code, -32010, JSON.stringify(r.error));
     assert.equal(r.error.message, "hitl_already_answered_or_unknown");
     assert.equal(r.error.data?.extension, HITL);
-    assert.equal(r.error.data?.reason, "unknown_or_answered", JSON.stringify(r.error.data));
+    // Answers on separate lines are taken one after another: a late one may find the command already gone.
+    assert.ok(["unknown_or_answered", "no_live_binding"].includes(r.error.data?.reason), JSON.stringify(r.error.data));
   }
   const winner = accepted[0];
   assert.equal(winner.result.id, prompt.task.id);

@@ -797,6 +797,15 @@ describe("parseJsonText", () => {
     assert.equal(problem.line, 1);
     assert.equal(problem.column, 9);
   });
+  it("text after the value: the message gives no character offset of its own (line and column do that)", () => {
+    const problem = problemOf('{"a": 1} x');
+    assert.equal(problem.message, "expected valid JSON, found: Unexpected non-whitespace character after JSON");
+    assert.deepEqual([problem.line, problem.column], [1, 10]);
+  });
+  it("columns count characters: an emoji before the error is one column", () => {
+    const problem = problemOf('{"😀": 1 "b": 2}');
+    assert.deepEqual([problem.line, problem.column], [1, 9]);
+  });
   it("unterminated input points at the end", () => {
     const problem = problemOf('{\n  "a": 1,\n  "b": ');
     assert.equal(problem.line, 3);

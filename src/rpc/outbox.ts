@@ -1,0 +1,38 @@
+// What the bridge writes to stdout, in order. While the client is not reading, lines wait here, and an answer waits
+// as the object it is, encoded only when its turn comes: 100 `tasks/get` of a task with 8 MiB of output share that
+// output until then, instead of becoming 100 strings of 8 MiB at once.
+import type { Writable } from "node:stream";
+import type { FlowControl } from "../io/backpressure.js";
+
+/** A line to write (with its newline), or how to make it when its turn comes. */
+export type OutLine = string | (() => string);
+
+export class Outbox {
+  private readonly waiting: OutLine[] = [];
+
+  constructor(
+    private readonly stream: Writable,
+    private readonly flow: FlowControl,
+  ) {}
+
+  push(line: OutLine): void {
+    this.waiting.push(line);
+    this.flush();
+  }
+
+  /** Writes what waits, for as long as the stream takes it; call again when the stream has drained. */
+  flush(): void {
+    while (this.waiting.length > 0 && !this.flow.isFull) {
+      const line = this.waiting.shift() as OutLine;
+      this.flow.write(this.stream, typeof line === "string" ? line : line());
+    }
+  }
+
+  /** Resolves once every line pushed so far has been handed on. */
+  async drained(): Promise<void> {
+    while (this.waiting.length > 0 || this.flow.isFull) {
+      await this.flow.drained();
+      this.flush();
+    }
+  }
+}
