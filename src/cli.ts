@@ -15,10 +15,15 @@ const positiveInt = (value: string) => {
 };
 const collect = (value: string, previous: string[]) => [...previous, value];
 const directory = (value: string) => {
-  const stat = statSync(value, { throwIfNoEntry: false });
-  if (!stat?.isDirectory())
-    throw new InvalidArgumentError(`expected a directory, found ${stat ? "a file" : "nothing"} at "${value}"`);
-  return value;
+  let found: string;
+  try {
+    const stat = statSync(value, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) return value;
+    found = stat ? "a file" : "nothing";
+  } catch (error) {
+    found = (error as NodeJS.ErrnoException).code ?? (error as Error).message; // ENOTDIR, ELOOP, EACCES
+  }
+  throw new InvalidArgumentError(`expected a directory, found ${found} at "${value}"`);
 };
 
 // Type-only imports: the commands themselves are loaded when they run, so each stays quick to start.

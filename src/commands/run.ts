@@ -3,7 +3,6 @@ import { Dispatcher } from "../core/dispatcher.js";
 import { analyzeInput, parseJsonText } from "../core/envelope.js";
 import { CoreError } from "../core/errors.js";
 import type { Problem } from "../core/problems.js";
-import { isTerminal } from "../core/task.js";
 import type { TaskView } from "../core/task-record.js";
 import { AnswerSource, answerPrompts } from "../ui/answers.js";
 import { attachJson } from "../ui/json.js";
@@ -72,12 +71,12 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     interrupts += 1;
     if (interrupts === 1) {
       say("canceling the task (again to stop at once)");
-      if (!isTerminal(dispatcher.get(task.id, false).state)) dispatcher.cancel(task.id);
+      dispatcher.cancelIfRunning(task.id);
     } else dispatcher.killAll();
   };
   // Nobody reads our output any more (`| head`, a closed terminal): the command must not run on unseen.
   const onGone = () => {
-    if (!isTerminal(dispatcher.get(task.id, false).state)) dispatcher.cancel(task.id);
+    dispatcher.cancelIfRunning(task.id);
     dispatcher.killAll();
   };
   const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;

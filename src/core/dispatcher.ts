@@ -237,6 +237,18 @@ export class Dispatcher {
     return viewOf(record, false);
   }
 
+  /**
+   * For front ends stopping their task (Ctrl-C, a lost terminal): cancels it if that still changes anything. A task
+   * that has ended, or is already ending (past its deadline, or its command exited), is left to end as it does.
+   */
+  cancelIfRunning(id: string): void {
+    try {
+      if (!isTerminal(this.get(id, false).state)) this.cancel(id);
+    } catch (error) {
+      if (!(error instanceof CoreError && error.code === "task_not_cancelable")) throw error;
+    }
+  }
+
   /** Delivers an answer to the exact running command that asked (CONTRACT section 4). */
   async answer(input: AnswerInput): Promise<TaskView> {
     const record = input.taskId ? this.store.get(input.taskId) : undefined;
@@ -374,7 +386,13 @@ export class Dispatcher {
     const infra = (text: string) =>
       this.end(record, "failed", { failKind: "infrastructure", reason: "spawn_failed", text });
     // Checked again now, not only at submit: a task may have waited while someone changed the workspace.
-    const placed = place(this.workspace, envelope, "");
+    let placed: ReturnType<typeof place>;
+    try {
+      placed = place(this.workspace, envelope, "");
+    } catch (error) {
+      infra(`failed: the workspace changed while the task waited: ${(error as Error).message}`);
+      return;
+    }
     if (!placed.ok) {
       infra(`failed: the workspace changed while the task waited: ${placed.errors.map((e) => e.message).join("; ")}`);
       return;

@@ -1,4 +1,6 @@
 // --state-dir: every task change is appended to a journal, so ended tasks outlive the process that ran them.
+
+import { constants } from "node:buffer";
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { OutputLog } from "./output-log.js";
@@ -109,8 +111,11 @@ export class JournalStore extends MemoryStore {
   }
 }
 
-/** Longer journal lines are skipped: one task's entry is its output (8 MiB by default) and a little more. */
-const MAX_LINE_BYTES = 64 * 1024 * 1024;
+/**
+ * Longer journal lines are skipped: they could not become a string to parse anyway. (An entry's size follows its
+ * output and how finely it came in, so no smaller bound holds for every task.)
+ */
+const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH;
 
 /**
  * Calls `onLine` for each non-empty line of a file, read 1 MiB at a time: a journal may be larger than the

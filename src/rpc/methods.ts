@@ -70,6 +70,8 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
    */
   const follow = (taskId: string, context: RequestContext) => {
     if (followed.has(taskId)) return;
+    // The task may have ended before we listened (an answer's delivery is awaited): its end is still told.
+    const now = dispatcher.get(taskId, false);
     followed.add(taskId);
     const pending: DispatcherEvent[] = [];
     let live = false;
@@ -86,8 +88,6 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
       if (live) forward(event);
       else pending.push(event);
     });
-    // The task may have ended before we listened (an answer's delivery is awaited): its end is still told.
-    const now = dispatcher.get(taskId, false);
     if (isTerminal(now.state)) pending.push({ type: "status", task: now });
     dispatcher.holdOutput(taskId);
     context.after.push(() => {

@@ -355,6 +355,25 @@ describe("run --no-tui: processes", () => {
   });
 });
 
+describe("run --no-tui: Ctrl-C after the deadline", () => {
+  it("the task ends as timed out (exit 124), nothing crashes, and the runner's group is gone", async () => {
+    const live = started(run(writeEnvelope({ working_dir: "pid-ignore-term", timeout_seconds: 1 })));
+    let pid = 0;
+    try {
+      pid = Number((await live.waitFor(/pid (\d+)\n/))[1]);
+      await new Promise((resolve) => setTimeout(resolve, 1500)); // past the deadline, inside the kill grace
+      live.child.kill("SIGINT");
+      const code = await live.closed;
+      assert.equal(code, 124, live.stderr());
+      assert.doesNotMatch(live.stderr(), /internal error|CoreError|already ending/);
+      assert.ok(await goneWithin(() => groupRunning(pid)), `process group ${pid} still runs`);
+    } finally {
+      live.stop();
+      if (pid > 0) cleanupGroup(pid);
+    }
+  });
+});
+
 describe("run --no-tui: output and environment", () => {
   it("big: 50 MiB of multi-byte UTF-8 arrive byte-identical", async () => {
     const result = await runCli(run(writeEnvelope({ working_dir: "big", timeout_seconds: 120 })), {

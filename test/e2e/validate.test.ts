@@ -477,10 +477,10 @@ describe("validate: hostile files and places", () => {
   });
 
   it("--workspace that is not a directory is a usage error (exit 2)", async () => {
-    for (const dir of [join(temp, "nowhere"), VALID[0] ?? ""]) {
+    for (const dir of [join(temp, "nowhere"), VALID[0] ?? "", "/etc/passwd/x"]) {
       const result = await runCli(["validate", "--workspace", dir, VALID[0] ?? ""]);
       assert.equal(result.code, 2, result.stderr);
-      assert.match(result.stderr, /--workspace .*expected a directory, found (nothing|a file)/);
+      assert.match(result.stderr, /--workspace .*expected a directory, found (nothing|a file|ENOTDIR)/);
     }
   });
 

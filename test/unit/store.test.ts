@@ -1,6 +1,6 @@
 // MemoryStore and JournalStore keep a bounded number of ended tasks: the oldest ended go first.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -99,6 +99,23 @@ describe("JournalStore", () => {
     const second = new JournalStore(dir, limit);
     assert.equal(second.recover(new Date()).restored, 3);
     for (const [i, size] of sizes.entries()) assert.equal(second.get(`big${i}`)?.stdout.keptBytes, size);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("an ended task whose output came in tiny chunks (a journal line of over 64 MiB) comes back completed", () => {
+    const dir = mkdtempSync(join(tmpdir(), "journal-"));
+    const limit = 8 * 1024 * 1024;
+    const first = new JournalStore(dir, limit);
+    first.recover(new Date());
+    const task = record("fine", "working", 0, limit);
+    first.put(task);
+    for (let seq = 1; seq <= 1_300_000; seq++) task.stdout.append({ seq, stream: "stdout", text: "ab", bytes: 2 });
+    task.state = "completed";
+    first.put(task);
+    const second = new JournalStore(dir, limit);
+    assert.deepEqual(second.recover(new Date()), { restored: 1, interrupted: 0 });
+    assert.equal(second.get("fine")?.state, "completed");
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it("rewrites the journal once appended output passes the byte budget", () => {

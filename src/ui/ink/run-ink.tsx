@@ -124,7 +124,7 @@ export async function runInk(
       .catch((error: unknown) => store.failed(describe(error)));
   };
   const onCancel = () => {
-    if (!isTerminal(dispatcher.get(taskId, false).state)) dispatcher.cancel(taskId);
+    dispatcher.cancelIfRunning(taskId);
   };
   const restore = () => {
     if (io.stdin.isTTY) io.stdin.setRawMode?.(false);
