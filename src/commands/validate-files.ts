@@ -1,4 +1,5 @@
 // Runs `validate` over several files and prints the verdicts, human or --json.
+import { drainOrClose } from "../io/backpressure.js";
 import { paintFor } from "../ui/paint.js";
 import { EXIT } from "./exit-codes.js";
 import type { Io } from "./run.js";
@@ -25,16 +26,4 @@ export async function validateFiles(
       await drainOrClose(out);
   }
   return allValid ? EXIT.ok : EXIT.failed;
-}
-
-function drainOrClose(stream: NodeJS.WritableStream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off("drain", done);
-      stream.off("close", done);
-      resolve();
-    };
-    stream.on("drain", done);
-    stream.on("close", done);
-  });
 }

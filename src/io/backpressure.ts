@@ -35,7 +35,20 @@ export class FlowControl {
   async drained(): Promise<void> {
     while (this.full.size > 0) {
       const [stream] = this.full;
-      await new Promise((resolve) => (stream as Writable).once("drain", resolve).once("close", resolve));
+      await drainOrClose(stream as Writable);
     }
   }
+}
+
+/** Resolves at the stream's next `drain` or `close`, whichever comes first, and leaves no listener behind. */
+export function drainOrClose(stream: NodeJS.WritableStream | Writable): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off("drain", done);
+      stream.off("close", done);
+      resolve();
+    };
+    stream.on("drain", done);
+    stream.on("close", done);
+  });
 }

@@ -49,4 +49,15 @@ describe("FlowControl", () => {
     await new Promise((resolve) => setImmediate(resolve));
     assert.deepEqual(calls, ["pause", "resume"]);
   });
+
+  it("waiting for a drain, again and again, leaves no listener behind", async () => {
+    const flow = new FlowControl({ pauseOutput: () => {}, resumeOutput: () => {} });
+    const { sink, release } = slowSink();
+    const before = sink.listenerCount("close") + sink.listenerCount("drain");
+    flow.write(sink, "x".repeat(64));
+    const waits = Array.from({ length: 20 }, () => flow.drained());
+    release();
+    await Promise.all(waits);
+    assert.equal(sink.listenerCount("close") + sink.listenerCount("drain"), before);
+  });
 });
