@@ -535,6 +535,14 @@ describe("the parts on their own", () => {
     excludes(frame, "left");
   });
 
+  it("StatusLine with a clock tick older than the start, or past the deadline, still draws its bar", () => {
+    const short = task({ deadline: new Date(STARTED + 1000).toISOString() });
+    const early = frameOf(render(<StatusLine task={short} now={STARTED - 200} />).lastFrame);
+    includes(early, `${"░".repeat(20)} 1s left`);
+    const late = frameOf(render(<StatusLine task={short} now={STARTED + 5000} />).lastFrame);
+    includes(late, `${"█".repeat(20)} 0s left`);
+  });
+
   it("PromptBox (yes/no) names the words it sends", () => {
     const { lastFrame } = render(<PromptBox prompt="Proceed (yes/no)" onAnswer={() => {}} />);
     const frame = frameOf(lastFrame);

@@ -61,7 +61,9 @@ export function StatusLine({ task, now }: { task: TaskView | undefined; now: num
   const elapsed = now - started;
   let bar = "";
   if (deadline !== undefined && deadline > started) {
-    const filled = Math.min(BAR, Math.round((elapsed / (deadline - started)) * BAR));
+    // The clock tick may be a little older than startedAt, and the task may outlive its deadline: clamp to 0..1.
+    const done = Math.min(1, Math.max(0, elapsed / (deadline - started)));
+    const filled = Math.round(done * BAR);
     bar = ` ${"█".repeat(filled)}${"░".repeat(BAR - filled)} ${formatDuration(deadline - now)} left`;
   }
   const colour = task.state === "input-required" ? "magenta" : "blue";
