@@ -3,6 +3,7 @@
 import { constants } from "node:buffer";
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { type Frame, LineSplitter } from "./line-splitter.js";
 import { OutputLog } from "./output-log.js";
 import { killLeftoverGroup } from "./process-identity.js";
 import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, MemoryStore } from "./store.js";
@@ -117,44 +118,18 @@ export class JournalStore extends MemoryStore {
  */
 const MAX_LINE_BYTES = constants.MAX_STRING_LENGTH;
 
-/**
- * Calls `onLine` for each non-empty line of a file, read 1 MiB at a time: a journal may be larger than the
- * longest string V8 can make.
- */
+/** Calls `onLine` for each line of a file, read 1 MiB at a time: a journal may be larger than V8's longest string. */
 function forEachLine(path: string, onLine: (line: string) => void): void {
   const fd = openSync(path, "r");
   const chunk = Buffer.allocUnsafe(1024 * 1024);
-  let partial: Buffer[] = [];
-  let partialBytes = 0;
-  let skipping = false;
-  const take = (piece: Buffer) => {
-    if (skipping) return;
-    partialBytes += piece.length;
-    if (partialBytes > MAX_LINE_BYTES) {
-      skipping = true;
-      partial = [];
-      return;
-    }
-    partial.push(Buffer.from(piece));
-  };
-  const endLine = () => {
-    const line = skipping ? "" : Buffer.concat(partial).toString("utf8");
-    partial = [];
-    partialBytes = 0;
-    skipping = false;
-    if (line.trim() !== "") onLine(line);
+  const splitter = new LineSplitter(MAX_LINE_BYTES);
+  const take = (frames: Frame[]) => {
+    for (const frame of frames) if (frame.kind === "line") onLine(frame.text);
   };
   try {
-    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk)) {
-      let start = 0;
-      for (let newline = chunk.indexOf(0x0a); newline !== -1 && newline < read; newline = chunk.indexOf(0x0a, start)) {
-        take(chunk.subarray(start, newline));
-        endLine();
-        start = newline + 1;
-      }
-      if (start < read) take(chunk.subarray(start, read));
-    }
-    endLine();
+    for (let read = readSync(fd, chunk); read > 0; read = readSync(fd, chunk))
+      take(splitter.push(chunk.subarray(0, read)));
+    take(splitter.end());
   } finally {
     closeSync(fd);
   }

@@ -6,9 +6,9 @@ import type { Io } from "../commands/run.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import { JournalStore } from "../core/journal.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
+import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "../core/line-splitter.js";
 import { FlowControl } from "../io/backpressure.js";
 import { RPC } from "./errors.js";
-import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "./framing.js";
 import { createMethods, type RequestContext } from "./methods.js";
 import { Outbox } from "./outbox.js";
 
@@ -84,8 +84,6 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     },
   });
   const outbox = new Outbox(io.stdout, flow);
-  /** An answer, encoded when its turn to be written comes. */
-  const write = (message: unknown) => outbox.push(() => `${encode(message)}\n`);
   const encode = (message: unknown): string => {
     try {
       return JSON.stringify(message);
@@ -95,6 +93,8 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
       return JSON.stringify(errorResponse(id, RPC.internal, "Internal error"));
     }
   };
+  /** An answer, encoded when its turn to be written comes. */
+  const write = (message: unknown) => outbox.push(() => `${encode(message)}\n`);
   const server = createMethods({
     dispatcher,
     version: options.version,

@@ -3,8 +3,7 @@
 // batch, and NO_COLOR in a terminal (CONTRACT sections 1, 5.1, 5.5 and 6).
 import assert from "node:assert/strict";
 import type { ChildProcess, ChildProcessWithoutNullStreams } from "node:child_process";
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { after, describe, it } from "node:test";
 import { BIN, FIXTURES, ROOT, startCli } from "../helpers/cli.js";
 import { writeEnvelope } from "../helpers/envelopes.js";
@@ -20,6 +19,7 @@ import {
   startWithPid,
   type Wire,
 } from "../helpers/rpc-client.js";
+import { ciVariables, HAS_TMUX, quote, Tmux } from "../helpers/tmux.js";
 
 const bridges: RpcBridge[] = [];
 const groups: number[] = [];
@@ -47,7 +47,7 @@ after(async () => {
     }
   }
   for (const pgid of groups.splice(0)) killGroup(pgid);
-  killTmux();
+  tmux.kill();
 });
 
 async function bridgeOf(...args: Parameters<typeof startBridge>): Promise<RpcBridge> {
@@ -288,65 +288,23 @@ describe("serve --stdio: backpressure inside a batch", { timeout: 60_000 }, () =
 
 // ---- NO_COLOR in a terminal (tmux) ----------------------------------------------------------------------
 
-const HAS_TMUX = spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
-const SOCKET = `adapter-command-robustness-${process.pid}-${Date.now()}`;
-let tmuxUsed = false;
-
-function tmux(...args: string[]): string {
-  tmuxUsed = true;
-  return execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-}
-
-function killTmux(): void {
-  if (!tmuxUsed) return;
-  let server = "";
-  try {
-    server = tmux("display-message", "-p", "#{socket_path}").trim();
-  } catch {
-    // no server left
-  }
-  spawnSync("tmux", ["-L", SOCKET, "kill-server"], { stdio: "ignore" });
-  if (server !== "") rmSync(server, { force: true });
-}
-
-const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+const tmux = new Tmux("robustness");
 
 /** Runs the plan example in a new pane; `noColor` puts NO_COLOR=1 in front of the command. */
 function startPane(name: string, noColor: boolean): void {
-  // A person's terminal, not a CI job's (the tool shows no live screen when CI is set); colour settings of
-  // whoever runs the tests must not decide the outcome either.
-  const unsetVars = Object.keys(process.env).filter(
-    (key) =>
-      key === "CI" ||
-      key === "CONTINUOUS_INTEGRATION" ||
-      key.startsWith("CI_") ||
-      key === "NO_COLOR" ||
-      key === "FORCE_COLOR",
-  );
-  const unset = unsetVars.map((key) => `-u ${quote(key)}`).join(" ");
+  // Colour settings of whoever runs the tests must not decide the outcome either.
+  const unset = [...ciVariables(), ...Object.keys(process.env).filter((k) => k === "NO_COLOR" || k === "FORCE_COLOR")];
   const line = [process.execPath, "bin/adapter-command.js", "run", "--workspace", "examples/workspace"]
     .concat("examples/envelopes/plan.json")
     .map(quote)
     .join(" ");
-  const command = `${noColor ? "NO_COLOR=1 " : ""}${line}; echo EXIT=$?; sleep 30`;
-  tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", ROOT, `env ${unset} sh -c ${quote(command)}`);
+  tmux.start(name, `${noColor ? "NO_COLOR=1 " : ""}${line}`, { unset, lingerSeconds: 30 });
 }
 
 /** Waits for EXIT= in the pane; returns the screen with its escape codes (capture-pane -e). */
 async function finalScreen(name: string): Promise<string> {
-  const end = Date.now() + 20_000;
-  let plain = "";
-  for (;;) {
-    try {
-      plain = tmux("capture-pane", "-p", "-t", name);
-    } catch (error) {
-      plain = `(capture-pane failed: ${String(error)})`;
-    }
-    if (/^EXIT=\d+/m.test(plain)) break;
-    if (Date.now() >= end) assert.fail(`timed out waiting for EXIT= in ${name}; the screen:\n${plain}`);
-    await sleep(100);
-  }
-  return tmux("capture-pane", "-p", "-e", "-t", name);
+  await tmux.waitFor(name, "EXIT=", (screen) => /^EXIT=\d+/m.test(screen), 20_000);
+  return tmux.capture(name, true);
 }
 
 /** The SGR colour codes (foreground or background, 8/16/256/RGB) in a screen captured with -e. */

@@ -1,69 +1,26 @@
 // `run` in a real terminal (CONTRACT section 6): tmux gives the binary a pty, keys go in with send-keys and the
 // screen comes back with capture-pane. Skipped, with a message, where tmux is not installed.
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { FIXTURES, ROOT, sleep } from "../helpers/cli.js";
+import { FIXTURES, sleep } from "../helpers/cli.js";
 import { commandFor, DEFAULT_REQUEST, writeJson } from "../helpers/envelopes.js";
 import { pidRunning, procStat } from "../helpers/processes.js";
+import { HAS_TMUX, quote, Tmux } from "../helpers/tmux.js";
 
-const HAS_TMUX = spawnSync("tmux", ["-V"], { stdio: "ignore" }).status === 0;
 const NO_TMUX = "tmux is not installed (CI installs it through .ci/run)";
-const SOCKET = `adapter-command-tui-${process.pid}-${Date.now()}`;
+const server = new Tmux("tui");
 let sessions = 0;
 
-function tmux(...args: string[]): string {
-  return execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-}
-
-const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
-
-/** Starts `adapter-command <args>` in a new 100×30 pane; the pane outlives the command so its last screen stays. */
+/** Starts `adapter-command <args>` in a new pane (stdin from `input`, if given); returns the pane's name. */
 function start(args: string[], input?: string, envPrefix = ""): string {
   sessions += 1;
   const name = `tui-${sessions}`;
-  const line = [process.execPath, "bin/adapter-command.js", ...args].map(quote).join(" ");
-  const command = `${envPrefix}${line}`;
-  const piped = input === undefined ? command : `printf %s ${quote(input)} | ${command}`;
-  // A person's terminal, not a CI job's: the tool (like Ink) shows no live screen when CI is set.
-  const ciVars = Object.keys(process.env).filter(
-    (key) => key === "CI" || key === "CONTINUOUS_INTEGRATION" || key.startsWith("CI_"),
-  );
-  const unset = ciVars.map((key) => `-u ${quote(key)}`).join(" ");
-  tmux(
-    "new-session",
-    "-d",
-    "-s",
-    name,
-    "-x",
-    "100",
-    "-y",
-    "30",
-    "-c",
-    ROOT,
-    `env ${unset} sh -c ${quote(piped)}; echo EXIT=$?; sleep 60`,
-  );
+  const command = `${envPrefix}${[process.execPath, "bin/adapter-command.js", ...args].map(quote).join(" ")}`;
+  server.start(name, input === undefined ? command : `printf %s ${quote(input)} | ${command}`);
   return name;
-}
-
-const capture = (name: string) => tmux("capture-pane", "-p", "-t", name);
-
-/** Polls the pane until `done` holds for its text; fails after `ms` with the last screen. */
-async function waitFor(name: string, what: string, done: (screen: string) => boolean, ms = 15_000): Promise<string> {
-  const until = Date.now() + ms;
-  let screen = "";
-  for (;;) {
-    try {
-      screen = capture(name);
-    } catch (error) {
-      screen = `(capture-pane failed: ${String(error)})`;
-    }
-    if (done(screen)) return screen;
-    if (Date.now() >= until) assert.fail(`timed out after ${ms} ms waiting for ${what}; the screen:\n${screen}`);
-    await sleep(100);
-  }
 }
 
 /** The PIDs of the processes below `root` (children, grandchildren…), read from /proc. */
@@ -117,15 +74,7 @@ function pgrep(pattern: string): number[] {
 const runners: number[] = [];
 
 after(() => {
-  if (!HAS_TMUX) return;
-  let server = "";
-  try {
-    server = tmux("display-message", "-p", "#{socket_path}").trim();
-  } catch {
-    // no server left
-  }
-  spawnSync("tmux", ["-L", SOCKET, "kill-server"], { stdio: "ignore" });
-  if (server !== "") rmSync(server, { force: true });
+  server.kill();
   for (const pid of runners) {
     try {
       if (pidRunning(pid)) process.kill(pid, "SIGKILL");
@@ -140,7 +89,7 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
     if (!HAS_TMUX) return t.skip(NO_TMUX);
     const pane = start(["run", "--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"]);
     const PROMPT = "Apply these 3 changes? [y/N]";
-    const atPrompt = await waitFor(pane, "the prompt box", (screen) => {
+    const atPrompt = await server.waitFor(pane, "the prompt box", (screen) => {
       const lines = screen.split("\n");
       const top = lines.findIndex((line) => line.includes("╭"));
       const bottom = lines.findIndex((line) => line.includes("╰"));
@@ -153,8 +102,8 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
     assert.match(atPrompt, /press y or n; Enter sends "n"/);
     assert.match(atPrompt, /input-required \d+s .* left/);
 
-    tmux("send-keys", "-t", pane, "y");
-    const done = await waitFor(
+    server.run("send-keys", "-t", pane, "y");
+    const done = await server.waitFor(
       pane,
       "✔ completed and EXIT=0",
       (screen) => screen.includes("✔ completed") && /^EXIT=\d+/m.test(screen),
@@ -178,11 +127,13 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
       "tui-hang",
     );
     const pane = start(["run", "--workspace", FIXTURES, envelope]);
-    const panePid = Number(tmux("display-message", "-p", "-t", pane, "#{pane_pid}").trim());
+    const panePid = Number(server.run("display-message", "-p", "-t", pane, "#{pane_pid}").trim());
     assert.ok(panePid > 0, "no pane pid");
 
-    const paneTty = tmux("display-message", "-p", "-t", pane, "#{pane_tty}").trim();
-    const hanging = await waitFor(pane, "the runner's output (hanging)", (screen) => /^\s+hanging\s*$/m.test(screen));
+    const paneTty = server.run("display-message", "-p", "-t", pane, "#{pane_tty}").trim();
+    const hanging = await server.waitFor(pane, "the runner's output (hanging)", (screen) =>
+      /^\s+hanging\s*$/m.test(screen),
+    );
     assert.match(hanging, /working \d+s/);
     const rawWhileRunning = ttyModes(paneTty);
 
@@ -197,8 +148,8 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
       `pgrep -f ${hangDir}/ should see the runner ${ours.join(", ")} (saw ${matching.join(", ") || "none"})`,
     );
 
-    tmux("send-keys", "-t", pane, "C-c");
-    const done = await waitFor(
+    server.run("send-keys", "-t", pane, "C-c");
+    const done = await server.waitFor(
       pane,
       "canceled and EXIT=…",
       (screen) => screen.includes("canceled") && /^EXIT=\d+/m.test(screen),
@@ -214,7 +165,7 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
     assert.deepEqual(left, [], "pgrep still sees the runner");
 
     // The terminal is restored: the cursor shows again and the shell's echo printed on a fresh line.
-    const cursor = tmux("display-message", "-p", "-t", pane, "#{cursor_flag}").trim();
+    const cursor = server.run("display-message", "-p", "-t", pane, "#{cursor_flag}").trim();
     assert.equal(cursor, "1", "the cursor is still hidden");
     // …and the line discipline is back to cooked mode (Ink had put it in raw mode).
     const modes = ttyModes(paneTty);
@@ -242,7 +193,7 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
       ["run", "--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"],
       "y\n",
     );
-    const done = await waitFor(pane, "EXIT=", (screen) => /^EXIT=\d+/m.test(screen));
+    const done = await server.waitFor(pane, "EXIT=", (screen) => /^EXIT=\d+/m.test(screen));
     assert.match(done, /^EXIT=0$/m, `the exit status:\n${done}`);
     assert.match(done, /answered "Apply these 3 changes\? \[y\/N\]" with "y"/);
     assert.match(done, /confirmed/);
@@ -255,7 +206,7 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
       undefined,
       "CI=true ",
     );
-    const done = await waitFor(pane, "EXIT=", (screen) => /^EXIT=\d+/m.test(screen));
+    const done = await server.waitFor(pane, "EXIT=", (screen) => /^EXIT=\d+/m.test(screen));
     assert.match(done, /^EXIT=0$/m, `the exit status:\n${done}`);
     assert.match(done, /^plan: 3 steps, nothing changed$/m);
     assert.doesNotMatch(done, /✔ completed/, "no summary screen");

@@ -20,3 +20,13 @@ export function pidRunning(pid: number | string): boolean {
   const state = procStat(pid)?.[0];
   return state !== undefined && state !== "Z" && state !== "X";
 }
+
+/** Resident set size of a process in bytes (VmRSS), or undefined where it can't be read. */
+export function rssOf(pid: number): number | undefined {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -4,11 +4,11 @@ import assert from "node:assert/strict";
 // JSON-RPC 2.0, routes `tasks/event` notifications to per-task queues, and keeps responses to raw lines apart.
 // Every wait has a timeout, so a broken bridge fails the test instead of hanging it.
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { JSONRPCClient, type JSONRPCResponse } from "json-rpc-2.0";
 import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
 import { FIXTURES, startCli } from "./cli.js";
-import { procStat } from "./processes.js";
+import { procStat, rssOf } from "./processes.js";
 
 export { ADAPTER_URI, HITL_URI };
 
@@ -575,12 +575,8 @@ export function killGroup(pgid: number): void {
 
 /** VmRSS of a process in KiB, from /proc/<pid>/status; undefined where it can't be read. */
 export function rssKiB(pid: number): number | undefined {
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
+  const bytes = rssOf(pid);
+  return bytes === undefined ? undefined : bytes / 1024;
 }
 
 /**

@@ -2,9 +2,9 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { FIXTURES, startCli } from "../helpers/cli.js";
-import { pidRunning, procStat } from "../helpers/processes.js";
+import { pidRunning, procStat, rssOf } from "../helpers/processes.js";
 
-export { pidRunning, procStat };
+export { pidRunning, procStat, rssOf };
 
 export const ADAPTER = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
 export const HITL = "https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1";
@@ -252,16 +252,6 @@ export function childrenOf(pid: number): number[] {
     if (stat && stat[1] === String(pid) && pidRunning(Number(entry))) children.push(Number(entry));
   }
   return children;
-}
-
-/** Resident set size of a process in bytes (VmRSS), or undefined. */
-export function rssOf(pid: number): number | undefined {
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return match ? Number(match[1]) * 1024 : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 export const MiB = 1024 * 1024;

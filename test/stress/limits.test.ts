@@ -1,10 +1,9 @@
 // The documented bounds, at their defaults, through a real bridge: 1 MiB request lines, a bounded queue of waiting
 // tasks, and a task record that keeps a bounded part of a large output and counts what it dropped.
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import { type RpcBridge, startBridge } from "../helpers/rpc-client.js";
-import { artifactText, Bridge, envelopeParams, MiB, type Wire } from "./helpers.js";
+import { artifactText, Bridge, envelopeParams, MiB, rssOf, type Wire } from "./helpers.js";
 
 /** A getCard request padded to exactly `bytes` bytes of JSON. */
 function paddedRequest(id: string, bytes: number): string {
@@ -102,12 +101,6 @@ describe("limits: a task's output record (8 MiB)", () => {
   });
 });
 
-/** The resident memory of `pid`, in bytes. */
-function rssOf(pid: number): number {
-  const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(match?.[1] ?? 0) * 1024;
-}
-
 describe("limits: a burst of requests with large answers", () => {
   let bridge: RpcBridge;
   before(() => {
@@ -126,7 +119,7 @@ describe("limits: a burst of requests with large answers", () => {
     let peak = 0;
     for (let i = 0; i < 20; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      peak = Math.max(peak, rssOf(bridge.pid));
+      peak = Math.max(peak, rssOf(bridge.pid) ?? 0);
     }
     // Built all at once, 100 answers of 8 MiB take well over 1 GiB.
     assert.ok(peak < 250 * MiB, `bridge RSS ${Math.round(peak / MiB)} MiB with stdout unread`);

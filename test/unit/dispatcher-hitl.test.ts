@@ -116,12 +116,7 @@ async function withTask(
 }
 
 async function finish(id: string): Promise<TaskView> {
-  try {
-    if (!isTerminal(dispatcher.get(id, false).state)) dispatcher.cancel(id);
-  } catch (error) {
-    // Past its deadline or already exited: it ends by itself.
-    if (!(error instanceof CoreError && error.code === "task_not_cancelable")) throw error;
-  }
+  dispatcher.cancelIfRunning(id); // past its deadline or already exited, it ends by itself
   await dispatcher.settled(id);
   return dispatcher.get(id);
 }

@@ -1,4 +1,4 @@
-// NDJSON framing: one JSON value per line, each line capped; an oversized line is reported once and skipped.
+// NDJSON lines from a byte stream, each capped: an oversized line is reported once and skipped, never kept whole.
 export type Frame = { kind: "line"; text: string } | { kind: "oversized"; bytes: number };
 
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
