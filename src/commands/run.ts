@@ -10,6 +10,7 @@ import { paintFor } from "../ui/paint.js";
 import { attachPlain } from "../ui/plain.js";
 import { EXIT, exitCodeOf } from "./exit-codes.js";
 import { readInputFile } from "./input-file.js";
+import type { Io } from "../io/io.js";
 import { formatVerdict } from "./validate.js";
 
 export interface RunOptions {
@@ -20,12 +21,6 @@ export interface RunOptions {
   tui: boolean;
   settleMs?: number;
   maxOutputBytes?: number;
-}
-
-export interface Io {
-  stdin: NodeJS.ReadStream;
-  stdout: NodeJS.WriteStream;
-  stderr: NodeJS.WriteStream;
 }
 
 export async function runCommand(file: string, options: RunOptions, io: Io): Promise<number> {

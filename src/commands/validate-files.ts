@@ -2,7 +2,7 @@
 import { drainOrClose } from "../io/backpressure.js";
 import { paintFor } from "../ui/paint.js";
 import { EXIT } from "./exit-codes.js";
-import type { Io } from "./run.js";
+import type { Io } from "../io/io.js";
 import { formatVerdict, validateFile } from "./validate.js";
 
 export async function validateFiles(

@@ -3,7 +3,7 @@
 import { constants } from "node:buffer";
 import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, writeSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { type Frame, LineSplitter } from "./line-splitter.js";
+import { type Frame, LineSplitter } from "../io/line-splitter.js";
 import { OutputLog } from "./output-log.js";
 import { killLeftoverGroup } from "./process-identity.js";
 import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, MemoryStore } from "./store.js";

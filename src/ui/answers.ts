@@ -2,7 +2,7 @@
 import type { Dispatcher } from "../core/dispatcher.js";
 import { CoreError } from "../core/errors.js";
 import type { TaskView } from "../core/task-record.js";
-import { LineReader } from "./line-reader.js";
+import { LineReader } from "../io/line-reader.js";
 
 export class AnswerSource {
   private readonly given: string[];

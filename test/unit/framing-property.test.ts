@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
-import { type Frame, LineSplitter } from "../../src/core/line-splitter.js";
+import { type Frame, LineSplitter } from "../../src/io/line-splitter.js";
 import { ADAPTER as ADAPTER_URI, Bridge, type Wire } from "../stress/helpers.js";
 
 const OPTIONS = { includeErrorInReport: true } as const;

@@ -1,7 +1,7 @@
 // LineSplitter: NDJSON framing of the stdio bridge (CONTRACT section 5.1).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "../../src/core/line-splitter.js";
+import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "../../src/io/line-splitter.js";
 
 const line = (text: string): Frame => ({ kind: "line", text });
 const oversized = (bytes: number): Frame => ({ kind: "oversized", bytes });

@@ -2,7 +2,7 @@
 // as the object it is, encoded only when its turn comes: 100 `tasks/get` of a task with 8 MiB of output share that
 // output until then, instead of becoming 100 strings of 8 MiB at once.
 import type { Writable } from "node:stream";
-import type { FlowControl } from "../io/backpressure.js";
+import type { FlowControl } from "./backpressure.js";
 
 /** A line to write (with its newline), or how to make it when its turn comes. */
 export type OutLine = string | (() => string);
