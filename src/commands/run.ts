@@ -4,13 +4,13 @@ import { analyzeInput, parseJsonText } from "../core/envelope.js";
 import { CoreError } from "../core/errors.js";
 import type { Problem } from "../core/problems.js";
 import type { TaskView } from "../core/task-record.js";
+import type { Io } from "../io/io.js";
 import { AnswerSource, answerPrompts } from "../ui/answers.js";
 import { attachJson } from "../ui/json.js";
 import { paintFor } from "../ui/paint.js";
 import { attachPlain } from "../ui/plain.js";
 import { EXIT, exitCodeOf } from "./exit-codes.js";
 import { readInputFile } from "./input-file.js";
-import type { Io } from "../io/io.js";
 import { formatVerdict } from "./validate.js";
 
 export interface RunOptions {

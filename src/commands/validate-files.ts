@@ -1,8 +1,8 @@
 // Runs `validate` over several files and prints the verdicts, human or --json.
 import { drainOrClose } from "../io/backpressure.js";
+import type { Io } from "../io/io.js";
 import { paintFor } from "../ui/paint.js";
 import { EXIT } from "./exit-codes.js";
-import type { Io } from "../io/io.js";
 import { formatVerdict, validateFile } from "./validate.js";
 
 export async function validateFiles(

@@ -1,11 +1,20 @@
 // Where task records live: in memory, keeping a bounded number of ended tasks.
+import { type ListPage, type ListQuery, pageOf } from "./list-query.js";
+import type { OutputChunk } from "./output-log.js";
 import { isTerminal } from "./task.js";
 import type { TaskRecord } from "./task-record.js";
 
 export interface TaskStore {
+  /** The record changed (state, prompt, pid...): called at every change, with the live record. */
   put(record: TaskRecord): void;
+  /** A chunk of output was added to the record's log; a durable store keeps it so a crash loses none. */
+  appended?(record: TaskRecord, chunk: OutputChunk): void;
   get(id: string): TaskRecord | undefined;
   all(): TaskRecord[];
+  /** ListTasks: filters and one page, newest status first (src/core/list-query.ts). */
+  list(query: ListQuery): ListPage<TaskRecord>;
+  /** Writes what is pending and lets go of files and locks; the store is not used after. */
+  close?(): void;
 }
 
 export const DEFAULT_KEPT_ENDED = 500;
@@ -35,6 +44,10 @@ export class MemoryStore implements TaskStore {
 
   all(): TaskRecord[] {
     return [...this.records.values()];
+  }
+
+  list(query: ListQuery): ListPage<TaskRecord> {
+    return pageOf(this.records.values(), query);
   }
 
   /**

@@ -2,15 +2,15 @@
 import { resolve } from "node:path";
 import type { JSONRPCResponse } from "json-rpc-2.0";
 import { notificationJson } from "../a2a/event-json.js";
-import type { Io } from "../io/io.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import { JournalStore } from "../core/journal.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
-import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "../io/line-splitter.js";
 import { FlowControl } from "../io/backpressure.js";
+import type { Io } from "../io/io.js";
+import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "../io/line-splitter.js";
+import { Outbox } from "../io/outbox.js";
 import { RPC } from "./errors.js";
 import { createMethods, type RequestContext } from "./methods.js";
-import { Outbox } from "../io/outbox.js";
 
 export interface ServeOptions {
   workspace: string;

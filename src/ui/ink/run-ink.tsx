@@ -2,11 +2,11 @@
 import { render } from "ink";
 import { type ReactNode, useEffect, useState, useSyncExternalStore } from "react";
 import { EXIT, exitCodeOf } from "../../commands/exit-codes.js";
-import type { Io } from "../../io/io.js";
 import type { Dispatcher, DispatcherEvent } from "../../core/dispatcher.js";
 import type { Analysis } from "../../core/envelope.js";
 import { CoreError } from "../../core/errors.js";
 import { isTerminal } from "../../core/task.js";
+import type { Io } from "../../io/io.js";
 import { emptyModel, reduce, type ScreenModel } from "../screen-model.js";
 import { RunScreen, type ScreenProps } from "./components.js";
 
