@@ -1,41 +1,24 @@
-// The one dispatcher behind `run` and `serve`: start, answer, cancel, get, list and one stream of events.
+// The front door of the core: admission, the queue and each task's lifecycle, behind start/answer/cancel/get/list.
 import { randomUUID } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
-import { StringDecoder } from "node:string_decoder";
 import { type Analysis, type Message, messageText } from "./envelope.js";
-import { CoreError } from "./errors.js";
-import { judgeAnswer, newPrompt } from "./hitl.js";
-import { outcomeOf } from "./outcome.js";
-import { type OutputChunk, OutputLog, type StreamName } from "./output-log.js";
-import { type RunningCommand, spawnCommand } from "./process.js";
+import { CoreError, notFound, rejected } from "./errors.js";
+import { Emitter, type Listener } from "./events.js";
+import { judgeAnswer, refusalOf } from "./hitl.js";
+import { admitCommand, prepareLaunch } from "./launch.js";
+import type { ListPage, ListQuery } from "./list-query.js";
+import { ENDS, type Outcome, outcomeOf } from "./outcome.js";
+import { OutputFlow } from "./output-flow.js";
+import { OutputLog } from "./output-log.js";
+import { spawnCommand } from "./process.js";
 import { processStartTime } from "./process-identity.js";
-import { PromptDetector } from "./prompt.js";
-import type { TaskStore } from "./store.js";
-import { MemoryStore } from "./store.js";
-import { assertMove, isTerminal, type TaskState } from "./task.js";
+import { MemoryStore, type TaskStore } from "./store.js";
+import { isTerminal } from "./task.js";
 import type { TaskRecord, TaskView } from "./task-record.js";
 import { viewOf } from "./task-record.js";
-import { ADAPTER_NAME, HITL_URI } from "./uris.js";
-import { place } from "./workspace.js";
+import { TaskRun } from "./task-run.js";
 
-export type { TaskView };
-
-export type DispatcherEvent =
-  | { type: "status"; task: TaskView }
-  | {
-      type: "output";
-      taskId: string;
-      contextId: string;
-      stream: StreamName;
-      seq: number;
-      text: string;
-      /** The bytes as the command wrote them (pass-through writes these). */
-      raw: Buffer;
-      /** The first chunk of this stream for this task. */
-      first: boolean;
-    };
-
-export type Listener = (event: DispatcherEvent) => void;
+export type { DispatcherEvent, Listener } from "./events.js";
+export type { Message, TaskView };
 
 export interface DispatcherOptions {
   workspace: string;
@@ -49,6 +32,8 @@ export interface DispatcherOptions {
   killGraceMs?: number;
   store?: TaskStore;
   now?: () => number;
+  /** The one function that starts processes (src/core/process.ts); tests may hand in another. */
+  spawn?: typeof spawnCommand;
   /** Told when a subscriber throws; the event still reaches the others. */
   onListenerError?: (error: unknown) => void;
 }
@@ -69,14 +54,6 @@ export interface AnswerInput {
   response: unknown;
 }
 
-interface Live {
-  command?: RunningCommand;
-  detector?: PromptDetector;
-  settleTimer?: NodeJS.Timeout;
-  decoders: Record<StreamName, StringDecoder>;
-  started: Record<StreamName, boolean>;
-}
-
 export const DEFAULT_OUTPUT_LIMIT = 8 * 1024 * 1024;
 
 export class Dispatcher {
@@ -89,14 +66,13 @@ export class Dispatcher {
   private readonly killGraceMs: number;
   private readonly store: TaskStore;
   private readonly now: () => number;
-  private readonly onListenerError: (error: unknown) => void;
-  private readonly listeners = new Set<Listener>();
-  private readonly live = new Map<string, Live>();
-  private readonly queue: TaskRecord[] = [];
-  private readonly finished = new Map<string, Promise<void>>();
-  private readonly holds = new Map<string, number>();
+  private readonly spawn: typeof spawnCommand;
+  private readonly emitter: Emitter;
+  /** Tasks that have not ended, queued or running. */
+  private readonly runs = new Map<string, TaskRun>();
+  private readonly queue: TaskRun[] = [];
+  private readonly flow = new OutputFlow((id) => this.runs.get(id));
   private running = 0;
-  private paused = false;
   private closing = false;
 
   constructor(options: DispatcherOptions) {
@@ -109,12 +85,12 @@ export class Dispatcher {
     this.killGraceMs = options.killGraceMs ?? 2000;
     this.store = options.store ?? new MemoryStore();
     this.now = options.now ?? Date.now;
-    this.onListenerError = options.onListenerError ?? (() => {});
+    this.spawn = options.spawn ?? spawnCommand;
+    this.emitter = new Emitter(options.onListenerError);
   }
 
   subscribe(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.emitter.subscribe(listener);
   }
 
   /** Validates and creates a task; it starts on the next turn of the event loop, or waits for a free slot. */
@@ -123,58 +99,17 @@ export class Dispatcher {
     const { analysis } = input;
     if (!analysis.valid) throw rejected(analysis.errors, analysis.dispatch);
     if (this.queue.length >= this.maxQueued) {
-      throw new CoreError("busy", `too many tasks waiting (${this.maxQueued}); try again when some have ended`);
+      throw new CoreError("busy", `too many tasks waiting (${this.maxQueued}); try again when some have ended`, {
+        reason: "queue_full",
+      });
     }
-    const message = analysis.message;
-    const id = randomUUID();
-    const contextId = message?.contextId ?? randomUUID();
-    const record: TaskRecord = {
-      id,
-      contextId,
-      instanceId: this.instanceId,
-      dispatch: analysis.dispatch,
-      state: "submitted",
-      updatedAt: this.iso(),
-      createdAt: this.iso(),
-      exitCode: null,
-      signal: null,
-      textLine: false,
-      extensions: input.extensions ?? [],
-      messageText: messageText(message),
-      ...(message ? { message } : {}),
-      stdout: new OutputLog(this.outputLimit / 2),
-      stderr: new OutputLog(this.outputLimit / 2),
-      seq: 0,
-      revision: 0,
-    };
-    if (analysis.dispatch === "adapter-command") {
-      const { envelope, envelopePath } = analysis;
-      const placed = place(this.workspace, envelope, envelopePath);
-      if (!placed.ok) throw rejected(placed.errors, "adapter-command");
-      const wantsTextLine = envelope.input_mode === "text-line" || input.forceTextLine === true;
-      if (envelope.input_mode === "text-line" && !input.hitlActivated && !input.forceTextLine) {
-        throw rejected(
-          [
-            {
-              path: `${envelopePath}/input_mode`,
-              code: "hitl_not_activated",
-              message: `expected hitl-prompt/v1 to be activated for input_mode "text-line", found it not activated (add ${HITL_URI} to A2A-Extensions)`,
-            },
-          ],
-          "adapter-command",
-        );
-      }
-      record.envelope = envelope;
-      record.placement = placed.placement;
-      record.textLine = wantsTextLine;
-      record.timeoutSeconds = envelope.timeout_seconds;
-    }
+    const record = this.newRecord(analysis.message, analysis.dispatch, input.extensions ?? []);
+    if (analysis.dispatch === "adapter-command") admitCommand(record, analysis, this.workspace, input);
+    const run = new TaskRun(record, { store: this.store, emitter: this.emitter, now: this.now });
     this.store.put(record);
-    this.emitStatus(record);
-    let done!: () => void;
-    this.finished.set(id, new Promise<void>((resolve) => (done = resolve)));
-    record.onEnd = done;
-    this.queue.push(record);
+    run.emitStatus();
+    this.runs.set(record.id, run);
+    this.queue.push(run);
     setImmediate(() => this.pump());
     return viewOf(record);
   }
@@ -185,13 +120,20 @@ export class Dispatcher {
     return viewOf(record, withOutput);
   }
 
+  /** Every task the store keeps, without output. */
   list(): TaskView[] {
     return this.store.all().map((record) => viewOf(record, false));
   }
 
+  /** ListTasks: one page of the tasks that match (src/core/list-query.ts). */
+  listPage(query: ListQuery, withOutput = false): ListPage<TaskView> {
+    const page = this.store.list(query);
+    return { ...page, items: page.items.map((record) => viewOf(record, withOutput)) };
+  }
+
   /** Resolves once the task has ended (immediately for an ended or unknown one). */
   async settled(id: string): Promise<void> {
-    await this.finished.get(id);
+    await this.runs.get(id)?.ended;
   }
 
   /** Resolves with the task once `accept` holds for it (checked now and at every status change). */
@@ -213,17 +155,17 @@ export class Dispatcher {
   cancel(id: string): TaskView {
     const record = this.store.get(id);
     if (!record) throw notFound(id);
-    if (isTerminal(record.state)) {
+    const run = this.runs.get(id);
+    if (!run || isTerminal(record.state)) {
       throw new CoreError("task_not_cancelable", `task ${id} has already ended (${record.state})`, {
         task_id: id,
         state: record.state,
       });
     }
-    const live = this.live.get(id);
-    if (live?.command) {
+    if (run.command) {
       // Too late is too late: a command that has exited or hit its deadline ends as it did, not as canceled.
-      if (!live.command.stop("cancel")) {
-        const why = live.command.running ? "it hit its deadline" : "its command has exited";
+      if (!run.command.stop("cancel")) {
+        const why = run.command.running ? "it hit its deadline" : "its command has exited";
         throw new CoreError("task_not_cancelable", `task ${id} is already ending: ${why}`, {
           task_id: id,
           state: record.state,
@@ -231,9 +173,9 @@ export class Dispatcher {
       }
       return viewOf(record, false);
     }
-    const queued = this.queue.indexOf(record);
+    const queued = this.queue.indexOf(run);
     if (queued >= 0) this.queue.splice(queued, 1);
-    this.end(record, "canceled", { reason: "canceled", text: "canceled before it started" });
+    this.end(run, ENDS.canceledBeforeStart());
     return viewOf(record, false);
   }
 
@@ -252,326 +194,151 @@ export class Dispatcher {
   /** Delivers an answer to the exact running command that asked (CONTRACT section 4). */
   async answer(input: AnswerInput): Promise<TaskView> {
     const record = input.taskId ? this.store.get(input.taskId) : undefined;
-    const live = record ? this.live.get(record.id) : undefined;
+    const run = record ? this.runs.get(record.id) : undefined;
     const target = record
-      ? {
-          // A command being canceled is no longer bound to its prompt (past the deadline: deadline_passed).
-          liveBinding:
-            !!live?.command?.acceptsInput &&
-            live.command.stopReason !== "cancel" &&
-            record.textLine &&
-            !isTerminal(record.state),
-          contextId: record.contextId,
-          openPrompt: record.prompt,
-        }
+      ? { liveBinding: run?.liveBinding ?? false, contextId: record.contextId, openPrompt: record.prompt }
       : undefined;
     const verdict = judgeAnswer(input.response, input.contextId, target, this.now());
-    if (!verdict.ok) {
-      const promptId = verdict.promptId ? { prompt_id: verdict.promptId } : {};
-      if (verdict.code === "task_not_found") throw notFound(input.taskId ?? "(none)");
-      if (verdict.code === "hitl_invalid") {
-        throw new CoreError("hitl_invalid", "hitl_response_invalid", {
-          ...promptId,
-          validation_errors: verdict.validationErrors ?? [],
-        });
-      }
-      throw new CoreError("hitl_unknown", "hitl_already_answered_or_unknown", {
-        ...promptId,
-        ...(verdict.reason ? { reason: verdict.reason } : {}),
-      });
-    }
-    // Claim: synchronous, so of concurrent answers exactly one gets here.
-    const task = record as TaskRecord;
-    const { command, detector } = live as Live;
-    const prompt = verdict.prompt;
-    task.prompt = undefined;
-    detector?.reset();
-    this.move(task, "working");
-    const claimed = task.revision;
+    if (!verdict.ok) throw refusalOf(verdict, input.taskId);
+    const live = run as TaskRun;
+    const { prompt, revision } = live.claimPrompt();
     try {
-      await (command as RunningCommand).write(`${verdict.text}\n`);
+      await (live.command as NonNullable<TaskRun["command"]>).write(`${verdict.text}\n`);
     } catch {
-      if (task.revision === claimed && !isTerminal(task.state)) {
-        task.prompt = prompt;
-        this.move(task, "input-required");
-      }
+      live.reopen(prompt, revision);
       throw new CoreError("hitl_unknown", "hitl_already_answered_or_unknown", {
         prompt_id: prompt.id,
         reason: "delivery_failed",
       });
     }
-    return viewOf(task);
+    return viewOf(live.record);
   }
 
   /** Closes the command's stdin (no more answers will come); ended or unknown tasks are left as they are. */
   endInput(id: string): void {
-    this.live.get(id)?.command?.endInput();
+    this.runs.get(id)?.command?.endInput();
   }
 
   /** Stops reading children's output (a consumer is not keeping up); `resumeOutput` goes on. */
   pauseOutput(): void {
-    if (this.paused) return;
-    this.paused = true;
-    for (const [id, live] of this.live) this.applyFlow(id, live);
+    this.flow.pauseAll();
   }
 
   resumeOutput(): void {
-    if (!this.paused) return;
-    this.paused = false;
-    for (const [id, live] of this.live) this.applyFlow(id, live);
+    this.flow.resumeAll();
   }
 
   /** Stops reading one task's output (now, or from its start) until `releaseOutput`: for a follower that can't send its events yet. */
   holdOutput(id: string): void {
-    this.holds.set(id, (this.holds.get(id) ?? 0) + 1);
-    const live = this.live.get(id);
-    if (live) this.applyFlow(id, live);
+    this.flow.hold(id);
   }
 
   releaseOutput(id: string): void {
-    const count = this.holds.get(id);
-    if (count === undefined) return;
-    if (count > 1) this.holds.set(id, count - 1);
-    else this.holds.delete(id);
-    const live = this.live.get(id);
-    if (live) this.applyFlow(id, live);
-  }
-
-  private applyFlow(id: string, live: Live): void {
-    if (this.paused || this.holds.has(id)) live.command?.pause();
-    else live.command?.resume();
+    this.flow.release(id);
   }
 
   /** Refuses new tasks, cancels the rest and waits until every command has ended. */
   async shutdown(): Promise<void> {
     this.closing = true;
-    for (const record of this.queue.splice(0))
-      this.end(record, "canceled", { reason: "shutdown", text: "canceled: the runtime shut down" });
-    for (const live of this.live.values()) live.command?.stop("cancel");
+    for (const run of this.queue.splice(0)) this.end(run, ENDS.shutdown());
+    for (const run of this.runs.values()) run.command?.stop("cancel");
     this.resumeOutput();
-    await Promise.all([...this.finished.values()]);
+    await Promise.all([...this.runs.values()].map((run) => run.ended));
   }
 
   /** Last resort on the way out: SIGKILL to every command's group. */
   killAll(): void {
-    for (const live of this.live.values()) live.command?.kill();
+    for (const run of this.runs.values()) run.command?.kill();
+  }
+
+  private newRecord(message: Message | undefined, dispatch: TaskRecord["dispatch"], extensions: string[]): TaskRecord {
+    const at = this.iso();
+    return {
+      id: randomUUID(),
+      contextId: message?.contextId ?? randomUUID(),
+      instanceId: this.instanceId,
+      dispatch,
+      state: "submitted",
+      updatedAt: at,
+      createdAt: at,
+      exitCode: null,
+      signal: null,
+      textLine: false,
+      extensions,
+      messageText: messageText(message),
+      ...(message ? { message } : {}),
+      stdout: new OutputLog(this.outputLimit / 2),
+      stderr: new OutputLog(this.outputLimit / 2),
+      seq: 0,
+      revision: 0,
+    };
   }
 
   private pump(): void {
     while (this.running < this.maxConcurrent && this.queue.length > 0) {
-      const record = this.queue.shift() as TaskRecord;
+      const run = this.queue.shift() as TaskRun;
       this.running += 1;
-      if (record.dispatch === "echo") this.runEcho(record);
-      else this.runCommand(record);
+      if (run.record.dispatch === "echo") this.runEcho(run);
+      else this.runCommand(run);
     }
   }
 
-  private runEcho(record: TaskRecord): void {
-    this.move(record, "working", { startedAt: this.iso() });
-    const live = this.newLive();
-    this.live.set(record.id, live);
-    const raw = Buffer.from(`${record.messageText}\n`);
-    this.output(record, live, "stdout", raw);
-    this.end(record, "completed", { exitCode: 0, reason: "exit", text: "completed: echoed the message" });
+  private runEcho(run: TaskRun): void {
+    run.move("working", { startedAt: this.iso() });
+    run.output("stdout", Buffer.from(`${run.record.messageText}\n`));
+    this.end(run, ENDS.echoed());
   }
 
-  private runCommand(record: TaskRecord): void {
-    const envelope = record.envelope as NonNullable<TaskRecord["envelope"]>;
+  private runCommand(run: TaskRun): void {
+    const { record } = run;
     const startedAt = this.now();
-    const deadline = startedAt + envelope.timeout_seconds * 1000;
-    this.move(record, "working", {
-      startedAt: new Date(startedAt).toISOString(),
-      deadline: new Date(deadline).toISOString(),
-    });
-    const infra = (text: string) =>
-      this.end(record, "failed", { failKind: "infrastructure", reason: "spawn_failed", text });
-    // Checked again now, not only at submit: a task may have waited while someone changed the workspace.
-    let placed: ReturnType<typeof place>;
+    const deadline = startedAt + (record.timeoutSeconds as number) * 1000;
+    const times = { startedAt: new Date(startedAt).toISOString(), deadline: new Date(deadline).toISOString() };
+    const prepared = prepareLaunch(this.workspace, record);
+    if (!prepared.ok) {
+      run.move("working", times);
+      this.end(run, prepared.outcome);
+      return;
+    }
+    record.placement = prepared.placement;
+    record.startedAt = times.startedAt;
+    record.deadline = times.deadline;
+    if (record.textLine) run.watchForPrompts(this.settleMs);
     try {
-      placed = place(this.workspace, envelope, "");
-    } catch (error) {
-      infra(`failed: the workspace changed while the task waited: ${(error as Error).message}`);
-      return;
-    }
-    if (!placed.ok) {
-      infra(`failed: the workspace changed while the task waited: ${placed.errors.map((e) => e.message).join("; ")}`);
-      return;
-    }
-    const { placement } = placed;
-    record.placement = placement;
-    if (!isDirectory(placement.workingDir)) {
-      infra(`failed: the working directory ${placement.workingDir} does not exist`);
-      return;
-    }
-    if (!existsSync(placement.runnerPath)) {
-      infra(`failed: no runner at ${placement.runnerPath}`);
-      return;
-    }
-
-    const live = this.newLive();
-    if (record.textLine)
-      live.detector = new PromptDetector(this.settleMs === undefined ? {} : { settleMs: this.settleMs });
-    this.live.set(record.id, live);
-    let command: RunningCommand;
-    try {
-      command = spawnCommand(
-        {
-          executable: process.execPath,
-          args: [placement.runnerPath, "--request", envelope.command[3]],
-          cwd: placement.workingDir,
-          env: {
-            ...process.env,
-            AIWG_A2A_ADAPTER: ADAPTER_NAME,
-            AIWG_A2A_ADAPTER_MODE: envelope.mode,
-            AIWG_A2A_MESSAGE: record.messageText,
-            AIWG_A2A_TASK_ID: record.id,
-            AIWG_A2A_INSTANCE_ID: this.instanceId,
-            AIWG_MISSION_ID: record.id,
-          },
-          stdin: record.textLine,
-          timeoutMs: Math.max(0, deadline - this.now()),
-          killGraceMs: this.killGraceMs,
-        },
-        {
-          onChunk: (stream, chunk) => this.output(record, live, stream, chunk),
-          onStreamEnd: (stream) => this.flush(record, live, stream),
-        },
+      run.command = this.spawn(
+        { ...prepared.spec, timeoutMs: Math.max(0, deadline - this.now()), killGraceMs: this.killGraceMs },
+        { onChunk: (stream, chunk) => run.output(stream, chunk), onStreamEnd: (stream) => run.flush(stream) },
       );
     } catch (error) {
-      infra(`failed: could not start the runner: ${(error as Error).message}`);
+      run.move("working", times);
+      this.end(run, ENDS.spawnFailed((error as Error).message));
       return;
     }
-    live.command = command;
-    if (command.pid !== undefined) {
-      record.pid = command.pid;
-      const started = processStartTime(command.pid);
-      if (started !== undefined) record.pidStart = started;
-    }
-    this.store.put(record);
-    this.applyFlow(record.id, live);
+    const command = run.command;
+    // The working status carries the running pid; output can only arrive on a later turn of the event loop.
+    const pid = command.pid;
+    const pidStart = pid === undefined ? undefined : processStartTime(pid);
+    run.move("working", {
+      ...times,
+      ...(pid === undefined ? {} : { pid }),
+      ...(pidStart === undefined ? {} : { pidStart }),
+    });
+    this.flow.apply(run);
     command.done.then((exit) => {
-      clearTimeout(live.settleTimer);
-      for (const stream of ["stdout", "stderr"] as const) this.flush(record, live, stream);
-      const { state, ...outcome } = outcomeOf(exit, envelope.timeout_seconds);
-      this.end(record, state, outcome);
+      run.stopWatching();
+      for (const stream of ["stdout", "stderr"] as const) run.flush(stream);
+      this.end(run, outcomeOf(exit, record.timeoutSeconds as number));
     });
   }
 
-  private newLive(): Live {
-    return {
-      decoders: { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") },
-      started: { stdout: false, stderr: false },
-    };
-  }
-
-  private output(record: TaskRecord, live: Live, stream: StreamName, raw: Buffer): void {
-    this.emitText(record, live, stream, live.decoders[stream].write(raw), raw);
-  }
-
-  private flush(record: TaskRecord, live: Live, stream: StreamName): void {
-    const rest = live.decoders[stream].end();
-    if (rest !== "") this.emitText(record, live, stream, rest, Buffer.alloc(0));
-  }
-
-  private emitText(record: TaskRecord, live: Live, stream: StreamName, text: string, raw: Buffer): void {
-    const seq = text === "" ? record.seq : ++record.seq;
-    if (text !== "") {
-      const chunk: OutputChunk = { seq, stream, text, bytes: Buffer.byteLength(text) };
-      record[stream].append(chunk);
-    }
-    const first = !live.started[stream] && text !== "";
-    if (first) live.started[stream] = true;
-    this.emit({ type: "output", taskId: record.id, contextId: record.contextId, stream, seq, text, raw, first });
-    if (live.detector && text !== "") this.watchForPrompt(record, live, text);
-  }
-
-  private watchForPrompt(record: TaskRecord, live: Live, text: string): void {
-    const detector = live.detector as PromptDetector;
-    detector.feed(text, this.now());
-    if (record.prompt) {
-      // Output resumed: the open prompt is withdrawn and answers to it are stale.
-      record.prompt = undefined;
-      this.move(record, "working");
-    }
-    clearTimeout(live.settleTimer);
-    // Timers run on the event loop's cached clock and may fire a little early: check, and wait out the rest.
-    const check = () => {
-      const wait = detector.quietInMs(this.now());
-      if (wait > 0) {
-        live.settleTimer = setTimeout(check, wait);
-        return;
-      }
-      const line = detector.due(this.now());
-      const command = live.command;
-      const deadline = Date.parse(record.deadline as string);
-      // A command past its deadline, or being stopped, can no longer be answered: its prompt is not raised.
-      const answerable = command?.running && command.stopReason === null && this.now() < deadline;
-      if (line === undefined || record.state !== "working" || !answerable) return;
-      record.prompt = newPrompt(line, new Date(deadline));
-      this.move(record, "input-required");
-    };
-    live.settleTimer = setTimeout(check, detector.settleMs);
-  }
-
-  private end(
-    record: TaskRecord,
-    state: Extract<TaskState, "completed" | "failed" | "canceled">,
-    outcome: {
-      text: string;
-      reason: NonNullable<TaskRecord["reason"]>;
-      failKind?: TaskRecord["failKind"];
-      exitCode?: number | null;
-      signal?: string | null;
-    },
-  ): void {
-    if (isTerminal(record.state)) return;
-    const live = this.live.get(record.id);
-    if (live) clearTimeout(live.settleTimer);
-    record.prompt = undefined;
-    record.exitCode = outcome.exitCode ?? null;
-    record.signal = outcome.signal ?? null;
-    record.reason = outcome.reason;
-    if (outcome.failKind) record.failKind = outcome.failKind;
-    record.endedAt = this.iso();
-    record.statusText = outcome.text;
-    const wasRunning = record.state !== "submitted";
-    this.move(record, state);
-    this.live.delete(record.id);
-    this.holds.delete(record.id);
+  private end(run: TaskRun, outcome: Outcome): void {
+    const wasRunning = run.record.state !== "submitted";
+    if (!run.end(outcome)) return;
+    this.runs.delete(run.id);
+    this.flow.forget(run.id);
     if (wasRunning) {
       this.running -= 1;
       setImmediate(() => this.pump());
-    }
-    record.onEnd?.();
-    this.finished.delete(record.id);
-  }
-
-  private move(
-    record: TaskRecord,
-    to: TaskState,
-    fields: Partial<Pick<TaskRecord, "startedAt" | "deadline">> = {},
-  ): void {
-    assertMove(record.state, to);
-    Object.assign(record, fields);
-    record.state = to;
-    record.updatedAt = this.iso();
-    record.revision += 1;
-    this.store.put(record);
-    this.emitStatus(record);
-  }
-
-  private emitStatus(record: TaskRecord): void {
-    this.emit({ type: "status", task: viewOf(record, false) });
-  }
-
-  private emit(event: DispatcherEvent): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(event);
-      } catch (error) {
-        // One front end's fault must not stop the task or the other front ends.
-        this.onListenerError(error);
-      }
     }
   }
 
@@ -579,25 +346,3 @@ export class Dispatcher {
     return new Date(this.now()).toISOString();
   }
 }
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-function notFound(id: string): CoreError {
-  return new CoreError("task_not_found", `task not found: ${id}`, { task_id: id });
-}
-
-function rejected(errors: Array<{ path: string; code: string; message: string }>, dispatch?: string): CoreError {
-  const first = errors[0];
-  const what = dispatch === "echo" ? "message" : "adapter-command/v1";
-  const summary = first ? `${first.message}${first.path ? ` at ${first.path}` : ""}` : "invalid input";
-  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
-  return new CoreError("envelope_rejected", `${what} rejected: ${summary}${more}`, { errors });
-}
-
-export type { Message };

@@ -25,7 +25,7 @@ export interface ValidationError {
 
 export interface CoreErrorData {
   errors?: Array<{ path: string; code: string; message: string }>;
-  reason?: HitlReason;
+  reason?: HitlReason | "queue_full";
   prompt_id?: string;
   validation_errors?: ValidationError[];
   task_id?: string;
@@ -41,4 +41,17 @@ export class CoreError extends Error {
     super(message);
     this.name = "CoreError";
   }
+}
+
+export function notFound(id: string): CoreError {
+  return new CoreError("task_not_found", `task not found: ${id}`, { task_id: id });
+}
+
+/** An envelope or message refused before any task exists (CONTRACT section 2). */
+export function rejected(errors: Array<{ path: string; code: string; message: string }>, dispatch?: string): CoreError {
+  const first = errors[0];
+  const what = dispatch === "echo" ? "message" : "adapter-command/v1";
+  const summary = first ? `${first.message}${first.path ? ` at ${first.path}` : ""}` : "invalid input";
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  return new CoreError("envelope_rejected", `${what} rejected: ${summary}${more}`, { errors });
 }

@@ -1,6 +1,6 @@
 // hitl-prompt/v1 on adapter commands: prompt envelopes, and the shape and payload checks of an answer.
 import { randomUUID } from "node:crypto";
-import type { HitlReason, ValidationError } from "./errors.js";
+import { CoreError, type HitlReason, notFound, type ValidationError } from "./errors.js";
 import { isRecord } from "./json-value.js";
 import { HITL_URI } from "./uris.js";
 
@@ -169,4 +169,20 @@ export function judgeAnswer(
   const payload = checkPayload(shape.value.payload);
   if (!payload.ok) return { ok: false, code: "hitl_invalid", validationErrors: payload.errors, ...ids };
   return { ok: true, prompt, text: payload.text };
+}
+
+/** The error a refused answer gets (CONTRACT section 4). */
+export function refusalOf(verdict: Extract<AnswerVerdict, { ok: false }>, taskId: string | undefined): CoreError {
+  const promptId = verdict.promptId ? { prompt_id: verdict.promptId } : {};
+  if (verdict.code === "task_not_found") return notFound(taskId ?? "(none)");
+  if (verdict.code === "hitl_invalid") {
+    return new CoreError("hitl_invalid", "hitl_response_invalid", {
+      ...promptId,
+      validation_errors: verdict.validationErrors ?? [],
+    });
+  }
+  return new CoreError("hitl_unknown", "hitl_already_answered_or_unknown", {
+    ...promptId,
+    ...(verdict.reason ? { reason: verdict.reason } : {}),
+  });
 }

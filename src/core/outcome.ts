@@ -1,4 +1,4 @@
-// How a finished command becomes the task's final state: the truthful-state rules of CONTRACT section 3.3.
+// Every way a task ends, and its words, in one place: the truthful-state rules of CONTRACT section 3.3.
 import type { CommandExit } from "./process.js";
 import type { EndReason, FailKind } from "./task.js";
 
@@ -12,18 +12,50 @@ export interface Outcome {
   text: string;
 }
 
+const notRun = { exitCode: null, signal: null };
+
+function infrastructure(text: string): Outcome {
+  return { state: "failed", failKind: "infrastructure", reason: "spawn_failed", ...notRun, text };
+}
+
+/** Ends that are not a command's exit. */
+export const ENDS = {
+  canceledBeforeStart: (): Outcome => ({
+    state: "canceled",
+    reason: "canceled",
+    ...notRun,
+    text: "canceled before it started",
+  }),
+  shutdown: (): Outcome => ({
+    state: "canceled",
+    reason: "shutdown",
+    ...notRun,
+    text: "canceled: the runtime shut down",
+  }),
+  echoed: (): Outcome => ({
+    state: "completed",
+    reason: "exit",
+    exitCode: 0,
+    signal: null,
+    text: "completed: echoed the message",
+  }),
+  workspaceChanged: (detail: string) =>
+    infrastructure(`failed: the workspace changed while the task waited: ${detail}`),
+  missingWorkingDir: (path: string) => infrastructure(`failed: the working directory ${path} does not exist`),
+  missingRunner: (path: string) => infrastructure(`failed: no runner at ${path}`),
+  spawnFailed: (detail: string) => infrastructure(`failed: could not start the runner: ${detail}`),
+  restarted: (): Outcome => ({
+    state: "failed",
+    failKind: "infrastructure",
+    reason: "runtime_restarted",
+    ...notRun,
+    text: "failed: the runtime restarted before the command ended",
+  }),
+} as const;
+
 export function outcomeOf(exit: CommandExit, timeoutSeconds: number): Outcome {
   const ran = { exitCode: exit.exitCode, signal: exit.signal };
-  if (exit.spawnError) {
-    return {
-      state: "failed",
-      failKind: "infrastructure",
-      reason: "spawn_failed",
-      exitCode: null,
-      signal: null,
-      text: `failed: could not start the runner: ${exit.spawnError.message}`,
-    };
-  }
+  if (exit.spawnError) return ENDS.spawnFailed(exit.spawnError.message);
   if (exit.stoppedBy === "cancel") return { state: "canceled", reason: "canceled", ...ran, text: "canceled" };
   if (exit.stoppedBy === "timeout") {
     return {

@@ -40,7 +40,6 @@ export interface TaskRecord {
   pid?: number;
   /** The leader's start time, so a later run can tell it is still the same process. */
   pidStart?: string;
-  onEnd?: () => void;
 }
 
 export interface StreamView {

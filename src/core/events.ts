@@ -1,0 +1,48 @@
+// The dispatcher's one stream of domain events, and the emitter that keeps one failing listener from hurting the rest.
+import type { StreamName } from "./output-log.js";
+import type { TaskView } from "./task-record.js";
+
+export type DispatcherEvent =
+  | { type: "status"; task: TaskView }
+  | {
+      type: "output";
+      taskId: string;
+      contextId: string;
+      stream: StreamName;
+      seq: number;
+      text: string;
+      /** The bytes as the command wrote them (pass-through writes these). */
+      raw: Buffer;
+      /** The first chunk of this stream for this task. */
+      first: boolean;
+    };
+
+export type Listener = (event: DispatcherEvent) => void;
+
+export class Emitter {
+  private readonly listeners = new Set<Listener>();
+
+  /** Told when a listener throws; the event still reaches the others. */
+  constructor(private readonly onListenerError: (error: unknown) => void = () => {}) {}
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  emit(event: DispatcherEvent): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        // One front end's fault must not stop the task or the other front ends.
+        this.onListenerError(error);
+      }
+    }
+  }
+}
+
+/** The task an event is about. */
+export function taskIdOf(event: DispatcherEvent): string {
+  return event.type === "status" ? event.task.id : event.taskId;
+}
