@@ -3,7 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { EXIT } from "./commands/exit-codes.js";
 import type { RunOptions } from "./commands/run.js";
-import type { ServeOptions } from "./rpc/serve.js";
+import type { ServeOptions } from "./stdio/serve.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 export const VERSION = pkg.version;
@@ -89,7 +89,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--settle-ms <ms>", "quiet time before a prompt is raised (default 150)", positiveInt)
     .option("--max-output-bytes <n>", "output each task record keeps (default 8 MiB)", positiveInt)
     .action(async (flags: ServeFlags) => {
-      const { serveStdio } = await import("./rpc/serve.js");
+      const { serveStdio } = await import("./stdio/serve.js");
       code = await serveStdio({ ...flags, version: VERSION }, io);
     });
 

@@ -1,4 +1,4 @@
-// Transport-free errors: each front end maps these codes in one table of its own.
+// Transport-free errors: each protocol version maps these codes in one table of its own.
 export type CoreErrorCode =
   | "envelope_rejected"
   | "invalid_params"
@@ -7,7 +7,12 @@ export type CoreErrorCode =
   | "hitl_unknown"
   | "hitl_invalid"
   | "busy"
-  | "shutting_down";
+  | "shutting_down"
+  | "unsupported_operation"
+  | "push_not_supported"
+  | "extended_card_not_configured"
+  | "version_not_supported"
+  | "content_type_not_supported";
 
 export type HitlReason =
   | "no_live_binding"
@@ -30,6 +35,7 @@ export interface CoreErrorData {
   validation_errors?: ValidationError[];
   task_id?: string;
   state?: string;
+  version?: string;
 }
 
 export class CoreError extends Error {

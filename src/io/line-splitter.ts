@@ -1,6 +1,21 @@
 // NDJSON lines from a byte stream, each capped: an oversized line is reported once and skipped, never kept whole.
 export type Frame = { kind: "line"; text: string } | { kind: "oversized"; bytes: number };
 
+/** How much of an oversized line is kept, so that its answer can name the request's id. */
+const HEAD_BYTES = 256;
+const heads = new WeakMap<Frame, string>();
+
+/** The first bytes of an oversized line, as text ("" for any other frame). */
+export function headOf(frame: Frame): string {
+  return heads.get(frame) ?? "";
+}
+
+function oversized(bytes: number, head: string): Frame {
+  const frame: Frame = { kind: "oversized", bytes };
+  heads.set(frame, head);
+  return frame;
+}
+
 export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
 
 export class LineSplitter {
@@ -8,6 +23,7 @@ export class LineSplitter {
   private size = 0;
   private skipping = false;
   private skipped = 0;
+  private head = "";
 
   constructor(private readonly maxLineBytes = DEFAULT_MAX_LINE_BYTES) {}
 
@@ -43,6 +59,9 @@ export class LineSplitter {
       // +1: a trailing \r is not counted against the limit.
       this.skipping = true;
       this.skipped = this.size + piece.length;
+      this.head = Buffer.concat([...this.parts, piece])
+        .subarray(0, HEAD_BYTES)
+        .toString("utf8");
       this.parts = [];
       this.size = 0;
       return;
@@ -56,14 +75,15 @@ export class LineSplitter {
       const bytes = this.skipped;
       this.skipping = false;
       this.skipped = 0;
-      return { kind: "oversized", bytes };
+      return oversized(bytes, this.head);
     }
     let bytes = Buffer.concat(this.parts, this.size);
     this.parts = [];
     this.size = 0;
     if (bytes.at(-1) === 0x0d) bytes = bytes.subarray(0, -1);
     // The limit is on the bytes received, not on their decoded form (an invalid byte decodes to 3).
-    if (bytes.length > this.maxLineBytes) return { kind: "oversized", bytes: bytes.length };
+    if (bytes.length > this.maxLineBytes)
+      return oversized(bytes.length, bytes.subarray(0, HEAD_BYTES).toString("utf8"));
     const text = bytes.toString("utf8");
     if (text.trim() === "") return undefined;
     return { kind: "line", text };

@@ -1,6 +1,6 @@
 // `run --json`: the task's A2A 0.3 events (as `tasks/event` carries them) as NDJSON on stdout.
-import { eventOf } from "../a2a/codec.js";
-import { eventJson } from "../a2a/event-json.js";
+import { eventOf } from "../a2a/v0_3/codec.js";
+import { eventJson } from "../a2a/v0_3/event-json.js";
 import type { Dispatcher } from "../core/dispatcher.js";
 import { FlowControl } from "../io/backpressure.js";
 

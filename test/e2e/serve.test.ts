@@ -253,10 +253,10 @@ describe("serve --stdio: methods", () => {
     assert.ok(short.history === undefined || short.history.length === 0, JSON.stringify(short.history));
   });
 
-  it("tasks/list returns {tasks} without artifacts", async () => {
+  it("tasks/list returns {tasks, nextPageToken, pageSize, totalSize} without artifacts", async () => {
     const sent = await bridge.call("message/send", echoParams("listed"));
     const list = await bridge.call("tasks/list", {});
-    assert.deepEqual(Object.keys(list), ["tasks"]);
+    assert.deepEqual(Object.keys(list), ["tasks", "nextPageToken", "pageSize", "totalSize"]);
     const tasks = list.tasks as Wire[];
     assert.ok(tasks.length >= 5);
     assert.ok(tasks.some((task) => task.id === sent.id));
@@ -525,7 +525,7 @@ describe("serve --stdio: framing (--max-line-bytes 4096)", () => {
     bridge.sendBytes(`${line.slice(7000)}\n`);
     const response = await bridge.nextRawResponse();
     assert.equal(response.error?.code, -32600, JSON.stringify(response));
-    assert.equal(response.id, null, "the line was not parsed, so its id is unknown");
+    assert.equal(response.id, "too-long", "the id is read from the start of the line (CONTRACT 5.1)");
     const list = await bridge.call("tasks/list", {});
     assert.ok(Array.isArray(list.tasks));
     assert.deepEqual(bridge.pendingRawResponses(), [], "the discarded line was not answered as well");

@@ -1,7 +1,7 @@
 // The A2A 0.3 codec: wire shapes from task views.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { taskOf } from "../../src/a2a/codec.js";
+import { taskOf } from "../../src/a2a/v0_3/codec.js";
 import type { TaskView } from "../../src/core/task-record.js";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 import { taskView } from "../helpers/events.js";

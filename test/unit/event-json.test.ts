@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { eventOf, type WireEvent } from "../../src/a2a/codec.js";
-import { eventJson, jsonString, notificationJson } from "../../src/a2a/event-json.js";
+import { eventOf, type WireEvent } from "../../src/a2a/v0_3/codec.js";
+import { eventJson, jsonString, notificationJson } from "../../src/a2a/v0_3/event-json.js";
 import { output, taskView } from "../helpers/events.js";
 
 /** Any UTF-16 text, lone surrogates included (a string of random code units). */

@@ -1,11 +1,14 @@
 // The JSON-RPC methods over a real in-process dispatcher: service parameters, and streams that start late.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { WireEvent } from "../../src/a2a/codec.js";
+import { A2aService } from "../../src/a2a/service.js";
+import { activatedExtensions } from "../../src/a2a/service-params.js";
+import type { WireEvent } from "../../src/a2a/v0_3/codec.js";
 import { Dispatcher } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
 import { HITL_URI } from "../../src/core/uris.js";
-import { activatedExtensions, createMethods, type RequestContext } from "../../src/rpc/methods.js";
+import { createMethods } from "../../src/jsonrpc/methods.js";
+import { StreamReply } from "../../src/jsonrpc/stream-reply.js";
 
 const withService = (service: Record<string, unknown>) => ({ metadata: { "a2a-service-parameters": service } });
 
@@ -28,8 +31,7 @@ describe("message/stream of an answer, when the task ends before the stream star
     // The delivery is awaited; meanwhile the command read the answer and exited.
     dispatcher.answer = async () => dispatcher.get(echo.id);
     const events: WireEvent[] = [];
-    const server = createMethods({ dispatcher, version: "0", notify: (e) => events.push(e), log: () => {} });
-    const context: RequestContext = { after: [] };
+    const server = createMethods({ service: new A2aService(dispatcher), version: "0", log: () => {} });
     const params = {
       message: {
         kind: "message",
@@ -41,9 +43,12 @@ describe("message/stream of an answer, when the task ends before the stream star
         metadata: { hitl_response_for: { prompt_id: "p", payload: { text: "y" } } },
       },
     };
-    const response = await server.receive({ jsonrpc: "2.0", id: 1, method: "message/stream", params }, context);
-    assert.equal(response?.result?.status?.state, "completed");
-    for (const next of context.after) next();
+    const response = await server.receive({ jsonrpc: "2.0", id: 1, method: "message/stream", params }, {});
+    const reply = response?.result as StreamReply;
+    assert.ok(reply instanceof StreamReply);
+    assert.equal((reply.first as { status: { state: string } }).status.state, "completed");
+    for (let step = await reply.rest.next(); !step.done; step = await reply.rest.next())
+      events.push(step.value as WireEvent);
     assert.deepEqual(
       events.map((e) => [e.kind, e.kind === "status-update" && e.final]),
       [["status-update", true]],

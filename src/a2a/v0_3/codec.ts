@@ -1,12 +1,12 @@
-// Core records → A2A 0.3 wire objects (Task, events, AgentCard). Shared by the stdio bridge and `run --json`.
-import type { DispatcherEvent } from "../core/dispatcher.js";
-import { promptEnvelope } from "../core/hitl.js";
-import type { StreamName } from "../core/output-log.js";
-import { isTerminal } from "../core/task.js";
-import type { StreamView, TaskView } from "../core/task-record.js";
-import { ADAPTER_NAME, ADAPTER_URI, HITL_URI, MODES } from "../core/uris.js";
-
-export const SERVICE_PARAMETERS = "a2a-service-parameters";
+// Core records → A2A 0.3 wire objects (Task, events). Shared by the 0.3 methods of every binding and `run --json`.
+import type { DispatcherEvent } from "../../core/dispatcher.js";
+import { promptEnvelope } from "../../core/hitl.js";
+import type { StreamName } from "../../core/output-log.js";
+import { isTerminal } from "../../core/task.js";
+import type { StreamView, TaskView } from "../../core/task-record.js";
+import { HITL_URI } from "../../core/uris.js";
+import type { TaskOptions } from "../requests.js";
+import { metadataOf } from "../task-metadata.js";
 
 export interface WireTextPart {
   kind: "text";
@@ -96,10 +96,6 @@ function artifactOf(stream: StreamName, view: StreamView): WireArtifact {
   };
 }
 
-export interface TaskOptions {
-  historyLength?: number;
-}
-
 export function taskOf(task: TaskView, options: TaskOptions = {}): WireTask {
   const wire: WireTask = {
     kind: "task",
@@ -108,7 +104,7 @@ export function taskOf(task: TaskView, options: TaskOptions = {}): WireTask {
     status: statusOf(task),
     metadata: metadataOf(task),
   };
-  if (task.output) {
+  if (task.output && options.includeArtifacts !== false) {
     wire.artifacts = (["stdout", "stderr"] as const)
       .filter((stream) => (task.output as NonNullable<TaskView["output"]>)[stream].totalBytes > 0)
       .map((stream) => artifactOf(stream, (task.output as NonNullable<TaskView["output"]>)[stream]));
@@ -119,36 +115,6 @@ export function taskOf(task: TaskView, options: TaskOptions = {}): WireTask {
     wire.history = [{ kind: "message", ...task.message, messageId, taskId: task.id, contextId: task.contextId }];
   }
   return wire;
-}
-
-function metadataOf(task: TaskView): Record<string, unknown> {
-  const metadata: Record<string, unknown> = {};
-  if (task.envelope) {
-    metadata[ADAPTER_URI] = {
-      adapter: task.envelope.adapter,
-      instance_id: task.instanceId,
-      mode: task.envelope.mode,
-      working_dir: task.workingDir ?? null,
-      timeout_seconds: task.envelope.timeout_seconds,
-      deadline: task.deadline ?? null,
-      exit_code: task.exitCode,
-      signal: task.signal,
-      fail_kind: task.failKind ?? null,
-      reason: task.reason ?? null,
-      started_at: task.startedAt ?? null,
-      ended_at: task.endedAt ?? null,
-    };
-  } else {
-    metadata[ADAPTER_URI] = {
-      dispatch: "echo",
-      instance_id: task.instanceId,
-      exit_code: task.exitCode,
-      started_at: task.startedAt ?? null,
-      ended_at: task.endedAt ?? null,
-    };
-  }
-  if (task.extensions.length > 0) metadata[SERVICE_PARAMETERS] = { "A2A-Extensions": task.extensions.join(", ") };
-  return metadata;
 }
 
 /** A dispatcher event as the A2A 0.3 event it is on the wire; undefined for output with no text. */
@@ -174,45 +140,5 @@ export function eventOf(event: DispatcherEvent): WireEvent | undefined {
     },
     append: !event.first,
     lastChunk: false,
-  };
-}
-
-export function agentCard(version: string, instanceId: string) {
-  return {
-    name: "adapter-command",
-    description: "Runs allowlisted adapter-command/v1 envelopes under a deadline and reports truthful task state.",
-    url: `stdio://adapter-command/${instanceId}`,
-    version,
-    protocolVersion: "0.3.0",
-    preferredTransport: "JSONRPC",
-    capabilities: {
-      streaming: true,
-      pushNotifications: false,
-      extensions: [
-        {
-          uri: ADAPTER_URI,
-          description: "Bounded adapter execution",
-          required: false,
-          params: { adapters: [ADAPTER_NAME], modes: [...MODES], input_modes: ["text-line"] },
-        },
-        {
-          uri: HITL_URI,
-          description: "Human-in-the-loop prompts on text-line adapter commands",
-          required: false,
-          params: {},
-        },
-      ],
-    },
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain"],
-    skills: [
-      {
-        id: "adapter-command",
-        name: "Bounded adapter command",
-        description: "Runs sandbox-agent-runner in plan or assess mode",
-        tags: ["adapter", "sandbox"],
-      },
-    ],
-    metadata: { instance_id: instanceId },
   };
 }

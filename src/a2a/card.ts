@@ -1,0 +1,76 @@
+// The agent cards: the 0.3 card of `agent/getCard`, and the 1.0 card served over HTTP, which also carries the three
+// 0.3 fields because it declares a 0.3 interface (CONTRACT 5.3, 8.2).
+import { ADAPTER_NAME, ADAPTER_URI, HITL_URI, MODES } from "../core/uris.js";
+
+const DESCRIPTION = "Runs allowlisted adapter-command/v1 envelopes under a deadline and reports truthful task state.";
+
+function extensions(instanceId: string) {
+  return [
+    {
+      uri: ADAPTER_URI,
+      description: "Bounded adapter execution",
+      required: false,
+      params: { adapters: [ADAPTER_NAME], modes: [...MODES], input_modes: ["text-line"], instance_id: instanceId },
+    },
+    {
+      uri: HITL_URI,
+      description: "Human-in-the-loop prompts on text-line adapter commands",
+      required: false,
+      params: {},
+    },
+  ];
+}
+
+const SKILLS = [
+  {
+    id: "adapter-command",
+    name: "Bounded adapter command",
+    description: "Runs sandbox-agent-runner in plan or assess mode",
+    tags: ["adapter", "sandbox"],
+  },
+];
+
+/** The A2A 0.3 AgentCard; `url` names the transport the card was asked on. */
+export function agentCard03(version: string, instanceId: string, url = `stdio://adapter-command/${instanceId}`) {
+  return {
+    name: "adapter-command",
+    description: DESCRIPTION,
+    url,
+    version,
+    protocolVersion: "0.3.0",
+    preferredTransport: "JSONRPC",
+    capabilities: { streaming: true, pushNotifications: false, extensions: extensions(instanceId) },
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: SKILLS,
+  };
+}
+
+/** The A2A 1.0 AgentCard for a server at `base` (http://host:port), with the 0.3 fields for 0.3 clients. */
+export function agentCard10(version: string, instanceId: string, base: string) {
+  const jsonrpc = `${base}/a2a/jsonrpc`;
+  return {
+    name: "adapter-command",
+    description: DESCRIPTION,
+    version,
+    supportedInterfaces: [
+      { url: jsonrpc, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: `${base}/a2a/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+      { url: jsonrpc, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+    ],
+    capabilities: {
+      streaming: true,
+      pushNotifications: false,
+      extendedAgentCard: false,
+      extensions: extensions(instanceId),
+    },
+    securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
+    securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: SKILLS,
+    url: jsonrpc,
+    preferredTransport: "JSONRPC",
+    protocolVersion: "0.3.0",
+  };
+}

@@ -1,0 +1,100 @@
+// Request checks both protocol versions share: params parsed with valibot into core errors whose problems point into
+// `params` (CONTRACT 7.4 for ListTasks).
+import * as v from "valibot";
+import { CoreError } from "../core/errors.js";
+import { isRecord } from "../core/json-value.js";
+import { DEFAULT_PAGE_SIZE, decodePageToken, type ListQuery, MAX_PAGE_SIZE } from "../core/list-query.js";
+import { type Problem, problemsFromIssues } from "../core/problems.js";
+import type { TaskState } from "../core/task.js";
+import type { GetRequest, ListRequest } from "./requests.js";
+
+export function invalidParams(errors: Problem[]): CoreError {
+  const first = errors[0];
+  return new CoreError(
+    "invalid_params",
+    `Invalid params: ${first ? `${first.message} at ${first.path || "/"}` : "malformed"}`,
+    {
+      errors,
+    },
+  );
+}
+
+export function parseParams<T>(schema: v.GenericSchema<unknown, T>, params: unknown): T {
+  const parsed = v.safeParse(schema, params ?? {});
+  if (parsed.success) return parsed.output;
+  throw invalidParams(problemsFromIssues(parsed.issues, ""));
+}
+
+export function requireObject(params: unknown, what: string): Record<string, unknown> {
+  if (isRecord(params)) return params;
+  throw invalidParams([
+    { path: "", code: "wrong_type", message: `expected ${what} (an object), found ${kind(params)}` },
+  ]);
+}
+
+function kind(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing";
+  return Array.isArray(value) ? "an array" : `a ${typeof value}`;
+}
+
+const HistoryLength = v.optional(v.pipe(v.number(), v.integer(), v.minValue(0)));
+
+const GetSchema = v.looseObject({ id: v.string(), historyLength: HistoryLength });
+
+export function getRequestOf(params: unknown): GetRequest {
+  const { id, historyLength } = parseParams(GetSchema, params);
+  return historyLength === undefined ? { id } : { id, historyLength };
+}
+
+const ListSchema = v.looseObject({
+  contextId: v.optional(v.string()),
+  status: v.optional(v.string()),
+  statusTimestampAfter: v.optional(v.string()),
+  pageSize: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PAGE_SIZE))),
+  pageToken: v.optional(v.string()),
+  historyLength: HistoryLength,
+  includeArtifacts: v.optional(v.boolean()),
+});
+
+/** ListTasks params (camelCase) with `stateOf` naming the family's state names. */
+export function listRequestOf(params: unknown, stateOf: (name: string) => TaskState | undefined): ListRequest {
+  const parsed = parseParams(ListSchema, params);
+  const query: ListQuery = { pageSize: parsed.pageSize ?? DEFAULT_PAGE_SIZE };
+  if (parsed.contextId) query.contextId = parsed.contextId;
+  if (parsed.status !== undefined && parsed.status !== "" && parsed.status !== "TASK_STATE_UNSPECIFIED") {
+    const state = stateOf(parsed.status);
+    if (!state)
+      throw invalidParams([
+        { path: "/status", code: "invalid_value", message: `expected a task state, found "${parsed.status}"` },
+      ]);
+    query.state = state;
+  }
+  if (parsed.statusTimestampAfter !== undefined && parsed.statusTimestampAfter !== "") {
+    const at = Date.parse(parsed.statusTimestampAfter);
+    if (Number.isNaN(at) || !/^\d{4}-\d\d-\d\dT/.test(parsed.statusTimestampAfter))
+      throw invalidParams([
+        {
+          path: "/statusTimestampAfter",
+          code: "invalid_value",
+          message: `expected an RFC 3339 timestamp, found "${parsed.statusTimestampAfter}"`,
+        },
+      ]);
+    query.statusTimestampAfter = at;
+  }
+  if (parsed.pageToken !== undefined && parsed.pageToken !== "") {
+    const after = decodePageToken(parsed.pageToken);
+    if (!after)
+      throw invalidParams([
+        {
+          path: "/pageToken",
+          code: "invalid_value",
+          message: "expected a pageToken from a previous page, found another string",
+        },
+      ]);
+    query.after = after;
+  }
+  const request: ListRequest = { query, includeArtifacts: parsed.includeArtifacts === true };
+  if (parsed.historyLength !== undefined) request.historyLength = parsed.historyLength;
+  return request;
+}

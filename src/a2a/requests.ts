@@ -1,0 +1,29 @@
+// Requests as the service takes them, decoded from either protocol version by its codec.
+import type { ListQuery } from "../core/list-query.js";
+
+export interface SendRequest {
+  /** MessageSendParams in the core's message shape; problems point into the request's `params`. */
+  params: Record<string, unknown>;
+  /** Activated extensions that this runtime recognises. */
+  extensions: string[];
+  /** Answer at once instead of when the task ends or needs input. */
+  returnImmediately: boolean;
+  historyLength?: number;
+}
+
+export interface GetRequest {
+  id: string;
+  historyLength?: number;
+}
+
+export interface ListRequest {
+  query: ListQuery;
+  historyLength?: number;
+  includeArtifacts: boolean;
+}
+
+export interface TaskOptions {
+  historyLength?: number;
+  /** Artifacts are left out when false. */
+  includeArtifacts?: boolean;
+}

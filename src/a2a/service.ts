@@ -1,0 +1,98 @@
+// The A2A operations, transport-free: decoded requests in, domain results out, streams as async iterables, errors as
+// core errors. Each protocol version's codec and each binding (stdio, HTTP) sit in front of this one service.
+import type { Dispatcher, TaskView } from "../core/dispatcher.js";
+import { analyzeSendParams } from "../core/envelope.js";
+import { CoreError } from "../core/errors.js";
+import { isRecord } from "../core/json-value.js";
+import type { ListPage } from "../core/list-query.js";
+import { isTerminal } from "../core/task.js";
+import { HITL_URI } from "../core/uris.js";
+import type { GetRequest, ListRequest, SendRequest } from "./requests.js";
+import { type StopRule, stopsAt, TaskStream } from "./task-stream.js";
+
+export class A2aService {
+  constructor(readonly dispatcher: Dispatcher) {}
+
+  /** SendMessage / message/send: a new task, or an answer to a prompt (CONTRACT section 4). */
+  async send(request: SendRequest): Promise<TaskView> {
+    const answered = await this.answerIn(request);
+    if (answered) return answered;
+    const task = this.submit(request);
+    if (request.returnImmediately) return task;
+    return this.dispatcher.until(task.id, (t) => stopsAt("ended-or-input", t));
+  }
+
+  /** SendStreamingMessage / message/stream: the task first, then its events until `rule` ends the stream. */
+  async stream(request: SendRequest, rule: StopRule): Promise<TaskStream> {
+    const answered = await this.answerIn(request);
+    if (answered) return new TaskStream(this.dispatcher, answered.id, rule, { closingStatus: true });
+    return new TaskStream(this.dispatcher, this.submit(request).id, rule);
+  }
+
+  get(request: GetRequest): TaskView {
+    return this.dispatcher.get(request.id);
+  }
+
+  list(request: ListRequest): ListPage<TaskView> {
+    return this.dispatcher.listPage(request.query, request.includeArtifacts);
+  }
+
+  /** CancelTask: answers once the task has ended (canceled). */
+  async cancel(id: string): Promise<TaskView> {
+    this.dispatcher.cancel(id);
+    return this.dispatcher.until(id, (task) => isTerminal(task.state));
+  }
+
+  /**
+   * SubscribeToTask / tasks/resubscribe. An ended task is an unsupported operation in 1.0 (`refuseEnded`); 0.3 answers
+   * with the task and no events.
+   */
+  subscribe(id: string, rule: StopRule, refuseEnded: boolean): TaskStream {
+    const task = this.dispatcher.get(id, false);
+    if (refuseEnded && isTerminal(task.state)) {
+      throw new CoreError("unsupported_operation", `task ${id} has already ended (${task.state}); nothing to follow`, {
+        task_id: id,
+        state: task.state,
+      });
+    }
+    return new TaskStream(this.dispatcher, id, rule);
+  }
+
+  private submit(request: SendRequest): TaskView {
+    return this.dispatcher.submit({
+      analysis: analyzeSendParams(request.params),
+      hitlActivated: request.extensions.includes(HITL_URI),
+      extensions: request.extensions,
+    });
+  }
+
+  /** The task after delivering the answer the message carries, or undefined when it carries none. */
+  private async answerIn(request: SendRequest): Promise<TaskView | undefined> {
+    const message = request.params.message;
+    if (!isRecord(message)) return undefined;
+    const metadata = message.metadata;
+    if (isRecord(metadata) && "hitl_response_for" in metadata) {
+      return this.dispatcher.answer({
+        taskId: typeof message.taskId === "string" ? message.taskId : undefined,
+        contextId: typeof message.contextId === "string" ? message.contextId : undefined,
+        response: metadata.hitl_response_for,
+      });
+    }
+    if (typeof message.taskId === "string") {
+      throw new CoreError(
+        "invalid_params",
+        "Invalid params: a message for an existing task must answer its prompt (metadata.hitl_response_for)",
+        {
+          errors: [
+            {
+              path: "/message/metadata/hitl_response_for",
+              code: "missing_field",
+              message: 'missing required field "hitl_response_for"',
+            },
+          ],
+        },
+      );
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,35 @@
+// The task's metadata, the same in both protocol versions: metadata[ADAPTER] (CONTRACT 5.4) and the activated
+// extensions echoed under "a2a-service-parameters" (CONTRACT 5.2).
+import type { TaskView } from "../core/task-record.js";
+import { ADAPTER_URI } from "../core/uris.js";
+import { SERVICE_PARAMETERS } from "./service-params.js";
+
+export function metadataOf(task: TaskView): Record<string, unknown> {
+  const metadata: Record<string, unknown> = {};
+  if (task.envelope) {
+    metadata[ADAPTER_URI] = {
+      adapter: task.envelope.adapter,
+      instance_id: task.instanceId,
+      mode: task.envelope.mode,
+      working_dir: task.workingDir ?? null,
+      timeout_seconds: task.envelope.timeout_seconds,
+      deadline: task.deadline ?? null,
+      exit_code: task.exitCode,
+      signal: task.signal,
+      fail_kind: task.failKind ?? null,
+      reason: task.reason ?? null,
+      started_at: task.startedAt ?? null,
+      ended_at: task.endedAt ?? null,
+    };
+  } else {
+    metadata[ADAPTER_URI] = {
+      dispatch: "echo",
+      instance_id: task.instanceId,
+      exit_code: task.exitCode,
+      started_at: task.startedAt ?? null,
+      ended_at: task.endedAt ?? null,
+    };
+  }
+  if (task.extensions.length > 0) metadata[SERVICE_PARAMETERS] = { "A2A-Extensions": task.extensions.join(", ") };
+  return metadata;
+}

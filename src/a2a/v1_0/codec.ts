@@ -1,0 +1,169 @@
+// Core records → A2A 1.0 wire objects (ProtoJSON: camelCase, enum names, no `kind`): Task, Message, StreamResponse.
+import type { DispatcherEvent } from "../../core/events.js";
+import { promptEnvelope } from "../../core/hitl.js";
+import { isRecord } from "../../core/json-value.js";
+import type { StreamName } from "../../core/output-log.js";
+import type { TaskState } from "../../core/task.js";
+import type { StreamView, TaskView } from "../../core/task-record.js";
+import { HITL_URI } from "../../core/uris.js";
+import type { TaskOptions } from "../requests.js";
+import { metadataOf } from "../task-metadata.js";
+
+export const STATE_NAMES: Record<TaskState, string> = {
+  submitted: "TASK_STATE_SUBMITTED",
+  working: "TASK_STATE_WORKING",
+  "input-required": "TASK_STATE_INPUT_REQUIRED",
+  completed: "TASK_STATE_COMPLETED",
+  failed: "TASK_STATE_FAILED",
+  canceled: "TASK_STATE_CANCELED",
+};
+
+export interface Part1 {
+  text?: string;
+  data?: unknown;
+  raw?: string;
+  url?: string;
+  filename?: string;
+  mediaType?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface Message1 {
+  messageId: string;
+  role: "ROLE_USER" | "ROLE_AGENT";
+  parts: Part1[];
+  contextId?: string;
+  taskId?: string;
+  metadata?: Record<string, unknown>;
+  extensions?: string[];
+  referenceTaskIds?: string[];
+}
+
+export interface Status1 {
+  state: string;
+  timestamp: string;
+  message?: Message1;
+}
+
+export interface Artifact1 {
+  artifactId: StreamName;
+  name: StreamName;
+  parts: Array<{ text: string; metadata: { seq: number } }>;
+  metadata?: { total_bytes: number; dropped_bytes: number };
+}
+
+export interface Task1 {
+  id: string;
+  contextId: string;
+  status: Status1;
+  artifacts?: Artifact1[];
+  history?: Message1[];
+  metadata: Record<string, unknown>;
+}
+
+export type StreamResponse1 =
+  | { task: Task1 }
+  | { statusUpdate: { taskId: string; contextId: string; status: Status1 } }
+  | {
+      artifactUpdate: { taskId: string; contextId: string; artifact: Artifact1; append: boolean; lastChunk: boolean };
+    };
+
+export function statusOf(task: TaskView): Status1 {
+  const status: Status1 = { state: STATE_NAMES[task.state], timestamp: task.updatedAt };
+  if (task.state === "input-required" && task.prompt) {
+    status.message = {
+      messageId: task.prompt.id,
+      role: "ROLE_AGENT",
+      parts: [{ text: task.prompt.text }],
+      taskId: task.id,
+      contextId: task.contextId,
+      metadata: { [HITL_URI]: promptEnvelope(task.prompt) },
+      extensions: [HITL_URI],
+    };
+  } else if (task.statusText) {
+    status.message = {
+      messageId: `${task.id}-${task.state}`,
+      role: "ROLE_AGENT",
+      parts: [{ text: task.statusText }],
+      taskId: task.id,
+      contextId: task.contextId,
+    };
+  }
+  return status;
+}
+
+function artifactOf(stream: StreamName, view: StreamView): Artifact1 {
+  return {
+    artifactId: stream,
+    name: stream,
+    parts: view.chunks.map((chunk) => ({ text: chunk.text, metadata: { seq: chunk.seq } })),
+    metadata: { total_bytes: view.totalBytes, dropped_bytes: view.droppedBytes },
+  };
+}
+
+export function taskOf(task: TaskView, options: TaskOptions = {}): Task1 {
+  const wire: Task1 = { id: task.id, contextId: task.contextId, status: statusOf(task), metadata: metadataOf(task) };
+  const output = task.output;
+  if (output && options.includeArtifacts !== false) {
+    wire.artifacts = (["stdout", "stderr"] as const)
+      .filter((stream) => output[stream].totalBytes > 0)
+      .map((stream) => artifactOf(stream, output[stream]));
+  }
+  if (task.message && options.historyLength !== 0) wire.history = [historyMessage(task)];
+  return wire;
+}
+
+/** The request as the task's history holds it, in 1.0 shape: only the fields the proto defines. */
+function historyMessage(task: TaskView): Message1 {
+  const message = task.message as NonNullable<TaskView["message"]>;
+  const wire: Message1 = {
+    messageId: message.messageId ?? `${task.id}-request`,
+    role: message.role === "user" ? "ROLE_USER" : "ROLE_AGENT",
+    parts: message.parts.map(partOf),
+    contextId: task.contextId,
+    taskId: task.id,
+  };
+  if (message.metadata) wire.metadata = message.metadata;
+  if (message.extensions) wire.extensions = message.extensions;
+  return wire;
+}
+
+/** A part in the core's (0.3) shape as a 1.0 Part: exactly one of text, data, raw, url. */
+function partOf(part: Record<string, unknown>): Part1 {
+  const wire: Part1 = {};
+  if (part.kind === "text") wire.text = String(part.text);
+  else if (part.kind === "data") wire.data = part.data;
+  else if (part.kind === "file" && isRecord(part.file)) {
+    const file = part.file;
+    if (typeof file.uri === "string") wire.url = file.uri;
+    else wire.raw = typeof file.bytes === "string" ? file.bytes : "";
+    if (typeof file.name === "string") wire.filename = file.name;
+    if (typeof file.mimeType === "string") wire.mediaType = file.mimeType;
+  }
+  if (typeof part.filename === "string") wire.filename = part.filename;
+  if (typeof part.mediaType === "string") wire.mediaType = part.mediaType;
+  if (isRecord(part.metadata)) wire.metadata = part.metadata;
+  return wire;
+}
+
+/** A dispatcher event as a 1.0 StreamResponse; undefined for output with no text. */
+export function streamResponseOf(event: DispatcherEvent): StreamResponse1 | undefined {
+  if (event.type === "status") {
+    const { task } = event;
+    return { statusUpdate: { taskId: task.id, contextId: task.contextId, status: statusOf(task) } };
+  }
+  if (event.text === "") return undefined;
+  return {
+    artifactUpdate: {
+      taskId: event.taskId,
+      contextId: event.contextId,
+      artifact: {
+        artifactId: event.stream,
+        name: event.stream,
+        parts: [{ text: event.text, metadata: { seq: event.seq } }],
+      },
+      append: !event.first,
+      lastChunk: false,
+    },
+  };
+}

@@ -1,0 +1,72 @@
+// A2A 1.0 params → the service's requests (CONTRACT 7.1, 7.2): snake_case or camelCase names, unknown fields ignored,
+// and 1.0 messages turned into the core's message shape (pointers stay the same: message/parts/N).
+import { isRecord } from "../../core/json-value.js";
+import type { TaskState } from "../../core/task.js";
+import { getRequestOf, listRequestOf, requireObject } from "../decode.js";
+import type { GetRequest, ListRequest, SendRequest } from "../requests.js";
+import { activatedExtensions } from "../service-params.js";
+import { STATE_NAMES } from "./codec.js";
+
+/** The same object with snake_case names also given as camelCase (a camelCase name already there wins). */
+export function camelKeys(value: unknown): Record<string, unknown> {
+  if (!isRecord(value)) return {};
+  const out: Record<string, unknown> = { ...value };
+  for (const [key, field] of Object.entries(value)) {
+    if (!key.includes("_")) continue;
+    const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (!(camel in out)) out[camel] = field;
+    delete out[key];
+  }
+  return out;
+}
+
+const ROLES: Record<string, string> = { ROLE_USER: "user", ROLE_AGENT: "agent" };
+
+/** A 1.0 Part as the core's part: `{ text }` → `{ kind: "text", text }`, and so on. */
+function corePart(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const part = camelKeys(value);
+  const { text, data, raw, url, filename, mediaType, ...rest } = part;
+  if (typeof text === "string") return { kind: "text", text, ...rest };
+  if ("data" in part) return { kind: "data", data: isRecord(data) ? data : { value: data }, ...rest };
+  if (typeof raw === "string" || typeof url === "string") {
+    const file: Record<string, unknown> = typeof url === "string" ? { uri: url } : { bytes: raw };
+    if (typeof filename === "string") file.name = filename;
+    if (typeof mediaType === "string") file.mimeType = mediaType;
+    return { kind: "file", file, ...rest };
+  }
+  return part;
+}
+
+function coreMessage(value: unknown): unknown {
+  if (!isRecord(value)) return value;
+  const message = camelKeys(value);
+  if (typeof message.role === "string" && message.role in ROLES) message.role = ROLES[message.role];
+  if (Array.isArray(message.parts)) message.parts = message.parts.map(corePart);
+  return message;
+}
+
+export function sendRequestOf(params: unknown): SendRequest {
+  const object = camelKeys(requireObject(params, "SendMessageRequest"));
+  const configuration = camelKeys(object.configuration);
+  const translated: Record<string, unknown> = { ...object, message: coreMessage(object.message) };
+  // The core reads 0.3 configuration; 1.0's returnImmediately is read here.
+  delete translated.configuration;
+  const request: SendRequest = {
+    params: translated,
+    extensions: activatedExtensions(object),
+    returnImmediately: configuration.returnImmediately === true,
+  };
+  if (typeof configuration.historyLength === "number") request.historyLength = configuration.historyLength;
+  return request;
+}
+
+export function getRequest10(params: unknown): GetRequest {
+  return getRequestOf(camelKeys(params));
+}
+
+const STATES = new Map(Object.entries(STATE_NAMES).map(([state, name]) => [name, state as TaskState]));
+
+export function listRequest10(params: unknown): ListRequest {
+  return listRequestOf(camelKeys(params ?? {}), (name) => STATES.get(name));
+}

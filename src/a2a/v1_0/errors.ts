@@ -1,0 +1,116 @@
+// The one table from core errors to A2A 1.0 errors (CONTRACT 7.5, 8.3): JSON-RPC `data` as typed google.rpc details,
+// and the HTTP status and google.rpc.Status of the REST binding.
+import type { CoreError, CoreErrorCode } from "../../core/errors.js";
+import { HITL_URI } from "../../core/uris.js";
+import { A2A_CODES, type RpcError } from "../rpc-codes.js";
+
+export const A2A_DOMAIN = "a2a-protocol.org";
+export const OUR_DOMAIN = "agentic-sandbox.aiwg.io";
+const ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo";
+const BAD_REQUEST = "type.googleapis.com/google.rpc.BadRequest";
+
+interface Row {
+  code: number;
+  reason: string;
+  domain: string;
+  http: number;
+  status: string;
+  message?: string;
+}
+
+const row = (code: number, reason: string, http: number, status: string, domain = A2A_DOMAIN): Row => ({
+  code,
+  reason,
+  domain,
+  http,
+  status,
+});
+
+const TABLE: Record<CoreErrorCode, Row> = {
+  envelope_rejected: row(A2A_CODES.invalidParams, "ADAPTER_COMMAND_REJECTED", 400, "INVALID_ARGUMENT", OUR_DOMAIN),
+  invalid_params: row(A2A_CODES.invalidParams, "INVALID_PARAMS", 400, "INVALID_ARGUMENT"),
+  task_not_found: row(A2A_CODES.taskNotFound, "TASK_NOT_FOUND", 404, "NOT_FOUND"),
+  task_not_cancelable: row(A2A_CODES.taskNotCancelable, "TASK_NOT_CANCELABLE", 400, "FAILED_PRECONDITION"),
+  hitl_unknown: {
+    ...row(A2A_CODES.hitlUnknown, "HITL_ALREADY_ANSWERED_OR_UNKNOWN", 409, "ABORTED", OUR_DOMAIN),
+    message: "hitl_already_answered_or_unknown",
+  },
+  hitl_invalid: {
+    ...row(A2A_CODES.hitlInvalid, "HITL_RESPONSE_INVALID", 422, "INVALID_ARGUMENT", OUR_DOMAIN),
+    message: "hitl_response_invalid",
+  },
+  busy: { ...row(A2A_CODES.serverBusy, "QUEUE_FULL", 503, "UNAVAILABLE", OUR_DOMAIN), message: "server busy" },
+  shutting_down: row(A2A_CODES.serverBusy, "SHUTTING_DOWN", 503, "UNAVAILABLE", OUR_DOMAIN),
+  unsupported_operation: row(A2A_CODES.unsupportedOperation, "UNSUPPORTED_OPERATION", 400, "FAILED_PRECONDITION"),
+  push_not_supported: row(A2A_CODES.pushNotSupported, "PUSH_NOTIFICATION_NOT_SUPPORTED", 400, "FAILED_PRECONDITION"),
+  extended_card_not_configured: row(
+    A2A_CODES.extendedCardNotConfigured,
+    "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+    400,
+    "FAILED_PRECONDITION",
+  ),
+  version_not_supported: row(A2A_CODES.versionNotSupported, "VERSION_NOT_SUPPORTED", 400, "FAILED_PRECONDITION"),
+  content_type_not_supported: row(
+    A2A_CODES.contentTypeNotSupported,
+    "CONTENT_TYPE_NOT_SUPPORTED",
+    415,
+    "INVALID_ARGUMENT",
+  ),
+};
+
+export type Detail =
+  | { "@type": typeof ERROR_INFO; reason: string; domain: string; metadata: Record<string, string> }
+  | { "@type": typeof BAD_REQUEST; fieldViolations: Array<{ field: string; description: string; reason: string }> };
+
+function detailsOf(error: CoreError, entry: Row): Detail[] {
+  const { data } = error;
+  const metadata: Record<string, string> = {};
+  if (entry.code === A2A_CODES.hitlUnknown || entry.code === A2A_CODES.hitlInvalid) {
+    metadata.extension = HITL_URI;
+    if (data.prompt_id) metadata.prompt_id = data.prompt_id;
+    if (data.reason) metadata.reason = data.reason;
+  } else if (data.reason) metadata.reason = data.reason;
+  if (data.task_id) metadata.taskId = data.task_id;
+  if (data.state) metadata.state = data.state;
+  if (data.version) metadata.version = data.version;
+  const details: Detail[] = [{ "@type": ERROR_INFO, reason: entry.reason, domain: entry.domain, metadata }];
+  const violations = [
+    ...(data.errors ?? []).map((e) => ({ field: e.path, description: e.message, reason: e.code })),
+    ...(data.validation_errors ?? []).map((e) => ({ field: e.path, description: e.message, reason: e.keyword })),
+  ];
+  if (violations.length > 0) details.push({ "@type": BAD_REQUEST, fieldViolations: violations });
+  return details;
+}
+
+/** The JSON-RPC error of a 1.0 method. */
+export function rpcErrorOf(error: CoreError): RpcError {
+  const entry = TABLE[error.code];
+  return { code: entry.code, message: entry.message ?? error.message, data: detailsOf(error, entry) };
+}
+
+export interface RestError {
+  http: number;
+  body: { error: { code: number; status: string; message: string; details: Detail[] } };
+}
+
+/** The REST answer of an error: its HTTP status and google.rpc.Status body. */
+export function restErrorOf(error: CoreError): RestError {
+  const entry = TABLE[error.code];
+  return {
+    http: entry.http,
+    body: {
+      error: {
+        code: entry.http,
+        status: entry.status,
+        message: entry.message ?? error.message,
+        details: detailsOf(error, entry),
+      },
+    },
+  };
+}
+
+/** An HTTP-level refusal (401, 403, 413, 500...) in the same google.rpc.Status shape. */
+export function httpError(http: number, status: string, message: string, reason?: string): RestError["body"] {
+  const details: Detail[] = reason ? [{ "@type": ERROR_INFO, reason, domain: A2A_DOMAIN, metadata: {} }] : [];
+  return { error: { code: http, status, message, details } };
+}

@@ -1,0 +1,195 @@
+// Both A2A method families on one json-rpc-2.0 server, in front of the one service: 0.3 names with 0.3 shapes and
+// 1.0 names with 1.0 shapes (CONTRACT 5.3, 7.1). Every JSON-RPC binding (stdio, HTTP) uses this table.
+import { JSONRPCErrorException, JSONRPCServer } from "json-rpc-2.0";
+import { agentCard03 } from "../a2a/card.js";
+import { getRequestOf } from "../a2a/decode.js";
+import type { SendRequest } from "../a2a/requests.js";
+import { A2A_CODES } from "../a2a/rpc-codes.js";
+import type { A2aService } from "../a2a/service.js";
+import {
+  checkVersion,
+  type Family,
+  paramsServiceParameters,
+  recognisedExtensions,
+  type ServiceParams,
+} from "../a2a/service-params.js";
+import type { StopRule, StreamItem, TaskStream } from "../a2a/task-stream.js";
+import * as v03 from "../a2a/v0_3/codec.js";
+import { listRequest03, sendRequestOf as send03 } from "../a2a/v0_3/decode.js";
+import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
+import { eventJson } from "../a2a/v0_3/event-json.js";
+import * as v10 from "../a2a/v1_0/codec.js";
+import { getRequest10, listRequest10, sendRequestOf as send10 } from "../a2a/v1_0/decode.js";
+import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
+import { streamResponseJson } from "../a2a/v1_0/event-json.js";
+import { CoreError } from "../core/errors.js";
+import type { TaskView } from "../core/task-record.js";
+import { StreamReply } from "./stream-reply.js";
+
+/** Per request: what the binding knows beyond the params (HTTP headers; none on stdio). */
+export interface CallContext {
+  headers?: ServiceParams;
+}
+
+export interface MethodDeps {
+  service: A2aService;
+  version: string;
+  log(line: string): void;
+}
+
+/** The methods that answer with a stream. */
+export const STREAMING_METHODS = new Set([
+  "message/stream",
+  "tasks/resubscribe",
+  "SendStreamingMessage",
+  "SubscribeToTask",
+]);
+/** The methods whose `params.message` is checked for repeated keys (CONTRACT section 2). */
+export const SEND_METHODS = new Set(["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]);
+
+type Method = (params: unknown, context: CallContext) => unknown;
+
+/** The items after the first, mapped into wire shapes (items that map to nothing are skipped). */
+function rest(stream: TaskStream, map: (item: StreamItem) => unknown): AsyncIterator<unknown> {
+  return {
+    async next() {
+      for (;;) {
+        const step = await stream.next();
+        if (step.done) return step;
+        const value = map(step.value);
+        if (value !== undefined) return { value, done: false };
+      }
+    },
+    return: () => stream.return(),
+  };
+}
+
+async function firstTask(stream: TaskStream): Promise<TaskView> {
+  const first = await stream.next();
+  return (first.value as { task: TaskView }).task;
+}
+
+function withHeaders(request: SendRequest, context: CallContext): SendRequest {
+  const fromHeader = recognisedExtensions(context.headers?.extensions);
+  if (fromHeader.length === 0) return request;
+  return { ...request, extensions: [...new Set([...request.extensions, ...fromHeader])] };
+}
+
+export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
+  const { service } = deps;
+  const dispatcher = service.dispatcher;
+  // Errors are answered to the client; the library need not print them too.
+  const server = new JSONRPCServer<CallContext>({ errorListener: () => {} });
+
+  const stream03 = async (stream: Promise<TaskStream> | TaskStream) => {
+    const opened = await stream;
+    const task = await firstTask(opened);
+    const map = (item: StreamItem) => (item.type === "task" ? undefined : v03.eventOf(item));
+    return new StreamReply(task.id, v03.taskOf(task), rest(opened, map), (item) => eventJson(item as v03.WireEvent));
+  };
+  const stream10 = async (stream: Promise<TaskStream> | TaskStream) => {
+    const opened = await stream;
+    const task = await firstTask(opened);
+    const map = (item: StreamItem) =>
+      item.type === "task" ? { task: v10.taskOf(item.task) } : v10.streamResponseOf(item);
+    return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), (item) =>
+      streamResponseJson(item as v10.StreamResponse1),
+    );
+  };
+  const ended: StopRule = "ended";
+  const endedOrInput: StopRule = "ended-or-input";
+  const unsupported = (code: "push_not_supported" | "extended_card_not_configured", text: string) => () => {
+    throw new CoreError(code, text);
+  };
+  const push = unsupported("push_not_supported", "push notifications are not supported");
+
+  const v03Methods: Record<string, Method> = {
+    "message/send": async (params, context) => {
+      const request = withHeaders(send03(params), context);
+      const history = request.historyLength === undefined ? {} : { historyLength: request.historyLength };
+      return v03.taskOf(await service.send(request), history);
+    },
+    "message/stream": (params, context) => stream03(service.stream(withHeaders(send03(params), context), ended)),
+    "tasks/get": (params) => {
+      const { id, historyLength } = getRequestOf(params);
+      return v03.taskOf(service.get({ id }), historyLength === undefined ? {} : { historyLength });
+    },
+    "tasks/list": (params) => {
+      const request = listRequest03(params);
+      const page = service.list(request);
+      const options = request.historyLength === undefined ? {} : { historyLength: request.historyLength };
+      return {
+        tasks: page.items.map((task) => v03.taskOf(task, options)),
+        nextPageToken: page.nextPageToken,
+        pageSize: request.query.pageSize,
+        totalSize: page.totalSize,
+      };
+    },
+    "tasks/cancel": async (params) => v03.taskOf(await service.cancel(getRequestOf(params).id)),
+    "tasks/resubscribe": (params) => stream03(service.subscribe(getRequestOf(params).id, ended, false)),
+    "agent/getCard": () => agentCard03(deps.version, dispatcher.instanceId),
+    "agent/getAuthenticatedExtendedCard": unsupported(
+      "extended_card_not_configured",
+      "no extended agent card is configured",
+    ),
+    "tasks/pushNotificationConfig/set": push,
+    "tasks/pushNotificationConfig/get": push,
+    "tasks/pushNotificationConfig/list": push,
+    "tasks/pushNotificationConfig/delete": push,
+  };
+
+  const v10Methods: Record<string, Method> = {
+    SendMessage: async (params, context) => {
+      const request = withHeaders(send10(params), context);
+      const history = request.historyLength === undefined ? {} : { historyLength: request.historyLength };
+      return { task: v10.taskOf(await service.send(request), history) };
+    },
+    SendStreamingMessage: (params, context) =>
+      stream10(service.stream(withHeaders(send10(params), context), endedOrInput)),
+    GetTask: (params) => {
+      const { id, historyLength } = getRequest10(params);
+      return v10.taskOf(service.get({ id }), historyLength === undefined ? {} : { historyLength });
+    },
+    ListTasks: (params) => {
+      const request = listRequest10(params);
+      const page = service.list(request);
+      const options = request.historyLength === undefined ? {} : { historyLength: request.historyLength };
+      return {
+        tasks: page.items.map((task) => v10.taskOf(task, options)),
+        nextPageToken: page.nextPageToken,
+        pageSize: request.query.pageSize,
+        totalSize: page.totalSize,
+      };
+    },
+    CancelTask: async (params) => v10.taskOf(await service.cancel(getRequest10(params).id)),
+    SubscribeToTask: (params) => stream10(service.subscribe(getRequest10(params).id, endedOrInput, true)),
+    GetExtendedAgentCard: unsupported("extended_card_not_configured", "no extended agent card is configured"),
+    CreateTaskPushNotificationConfig: push,
+    GetTaskPushNotificationConfig: push,
+    ListTaskPushNotificationConfigs: push,
+    DeleteTaskPushNotificationConfig: push,
+  };
+
+  const add = (family: Family, methods: Record<string, Method>) => {
+    const toError = family === "0.3" ? error03 : error10;
+    for (const [name, method] of Object.entries(methods)) {
+      server.addMethod(name, async (params, context) => {
+        try {
+          checkVersion(context.headers?.version ?? paramsServiceParameters(params).version, family);
+          return await method(params, context);
+        } catch (error) {
+          if (error instanceof CoreError) {
+            const { code, message, data } = toError(error);
+            throw new JSONRPCErrorException(message, code, data);
+          }
+          if (error instanceof JSONRPCErrorException) throw error;
+          deps.log(`internal error in ${name}: ${(error as Error)?.stack ?? error}`);
+          throw new JSONRPCErrorException("Internal error", A2A_CODES.internal, family === "0.3" ? {} : []);
+        }
+      });
+    }
+  };
+  add("0.3", v03Methods);
+  add("1.0", v10Methods);
+  return server;
+}

@@ -1,0 +1,18 @@
+// What a streaming JSON-RPC method answers: its first item (the request's `result`) and the rest, already in the
+// method's wire shapes, with the encoder that writes one item as JSON text. Each binding frames the rest its own way:
+// `tasks/event` notifications on stdio, SSE events on HTTP (CONTRACT 7.3, 8.4).
+export class StreamReply {
+  constructor(
+    /** The task the stream follows. */
+    readonly taskId: string,
+    readonly first: unknown,
+    readonly rest: AsyncIterator<unknown>,
+    /** JSON text of one item of `rest`. */
+    readonly encode: (item: unknown) => string,
+  ) {}
+
+  /** The reader is gone: stop following the task (it goes on). */
+  close(): void {
+    void this.rest.return?.();
+  }
+}

@@ -1,0 +1,101 @@
+// `serve --stdio`: wiring and shutdown only. The transport frames bytes, the connection answers frames, the methods
+// speak both A2A families over the one service (docs/architecture.md).
+import { resolve } from "node:path";
+import { A2aService } from "../a2a/service.js";
+import { EXIT } from "../commands/exit-codes.js";
+import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
+import { JournalStore } from "../core/journal.js";
+import type { Io } from "../io/io.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
+import { createMethods } from "../jsonrpc/methods.js";
+import { StdioConnection } from "./connection.js";
+import { StdioTransport } from "./transport.js";
+
+export interface ServeOptions {
+  workspace: string;
+  instance?: string;
+  maxConcurrent: number;
+  stateDir?: string;
+  maxLineBytes?: number;
+  settleMs?: number;
+  maxOutputBytes?: number;
+  version: string;
+}
+
+// With the 1 s the binary allows for open handles after that, the bridge exits within the 5 s of CONTRACT 5.5.
+const SHUTDOWN_LIMIT_MS = 3500;
+
+export async function serveStdio(options: ServeOptions, io: Io): Promise<number> {
+  const log = (line: string) => io.stderr.write(`adapter-command serve: ${line}\n`);
+  const outputLimit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
+  let store: JournalStore | undefined;
+  if (options.stateDir) {
+    try {
+      store = new JournalStore(resolve(options.stateDir), outputLimit);
+      const { restored, interrupted } = store.recover(new Date());
+      if (restored > 0)
+        log(`restored ${restored} task(s) from ${options.stateDir}; ${interrupted} had not ended and are failed`);
+      store.onWriteError = (error) =>
+        log(`cannot write the journal in ${options.stateDir} (${error.message}); tasks are kept in memory only`);
+    } catch (error) {
+      log(`cannot use --state-dir ${options.stateDir}: ${(error as Error).message}`);
+      return EXIT.usage;
+    }
+  }
+  const dispatcher = new Dispatcher({
+    workspace: resolve(options.workspace),
+    maxConcurrent: options.maxConcurrent,
+    outputLimitBytes: outputLimit,
+    ...(options.instance ? { instanceId: options.instance } : {}),
+    ...(store ? { store } : {}),
+    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+    onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
+  });
+  const server = createMethods({ service: new A2aService(dispatcher), version: options.version, log });
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+
+  let stop!: (why: string | undefined) => void;
+  const stopped = new Promise<string | undefined>((resolve) => (stop = resolve));
+  let connection!: StdioConnection;
+  const transport = new StdioTransport({
+    input: io.stdin,
+    output: io.stdout,
+    maxLineBytes,
+    throttle: dispatcher,
+    onFrame: (frame) => void connection.handle(frame),
+    onClose: (why) => stop(why),
+  });
+  connection = new StdioConnection(server, transport, { maxLineBytes, log });
+
+  // A first signal shuts down cleanly; another one while that runs kills every command's group at once.
+  let signalled = false;
+  const onSignal = () => {
+    if (signalled) dispatcher.killAll();
+    signalled = true;
+    stop(undefined);
+  };
+  process.on("SIGTERM", onSignal);
+  process.on("SIGINT", onSignal);
+  log(`serving A2A JSON-RPC on stdio (instance ${dispatcher.instanceId}, workspace ${resolve(options.workspace)})`);
+
+  const why = await stopped;
+  if (why) log(`${why}; shutting down`);
+  transport.stopReading();
+  const limit = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref());
+  await Promise.race([
+    (async () => {
+      await dispatcher.shutdown();
+      await connection.settled();
+      // The streams' last events (the final status) are queued once their tasks have ended.
+      await new Promise((resolve) => setImmediate(resolve));
+      await transport.drained();
+    })(),
+    limit,
+  ]);
+  connection.closeStreams();
+  dispatcher.killAll();
+  process.off("SIGTERM", onSignal);
+  process.off("SIGINT", onSignal);
+  io.stdin.destroy();
+  return EXIT.ok;
+}
