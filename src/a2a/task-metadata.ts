@@ -20,6 +20,7 @@ export function metadataOf(task: TaskView): Record<string, unknown> {
       reason: task.reason ?? null,
       started_at: task.startedAt ?? null,
       ended_at: task.endedAt ?? null,
+      pid: task.pid ?? null,
     };
   } else {
     metadata[ADAPTER_URI] = {
@@ -32,4 +33,10 @@ export function metadataOf(task: TaskView): Record<string, unknown> {
   }
   if (task.extensions.length > 0) metadata[SERVICE_PARAMETERS] = { "A2A-Extensions": task.extensions.join(", ") };
   return metadata;
+}
+
+/** A status event of a running command names its pid (in metadata[ADAPTER]), so a client can tell which process it is. */
+export function eventMetadata(task: TaskView): { metadata?: Record<string, unknown> } {
+  if (task.pid === undefined || task.state === "submitted") return {};
+  return { metadata: { [ADAPTER_URI]: { pid: task.pid } } };
 }

@@ -18,7 +18,7 @@ export interface TaskStore {
 }
 
 export const DEFAULT_KEPT_ENDED = 500;
-/** Output kept by ended tasks, all together: 500 tasks of 8 MiB each would not fit in Node's default heap. */
+/** Output and messages kept by ended tasks, all together: 500 tasks of 8 MiB each would not fit in Node's default heap. */
 export const DEFAULT_KEPT_ENDED_BYTES = 256 * 1024 * 1024;
 
 export class MemoryStore implements TaskStore {
@@ -60,19 +60,22 @@ export class MemoryStore implements TaskStore {
     for (const record of this.records.values()) {
       if (!isTerminal(record.state)) continue;
       ended++;
-      bytes += outputBytes(record);
+      bytes += keptBytes(record);
     }
     for (const [id, record] of this.records) {
       if (ended <= this.keptEnded && (bytes <= this.keptEndedBytes || ended <= 1)) break;
       if (isTerminal(record.state)) {
         this.records.delete(id);
         ended--;
-        bytes -= outputBytes(record);
+        bytes -= keptBytes(record);
       }
     }
   }
 }
 
-function outputBytes(record: TaskRecord): number {
-  return record.stdout.keptBytes + record.stderr.keptBytes;
+/** What an ended task costs to keep: its kept output and its messages (the request and the status words). */
+export function keptBytes(record: TaskRecord): number {
+  const message = record.message ? Buffer.byteLength(JSON.stringify(record.message)) : 0;
+  const words = record.statusText ? Buffer.byteLength(record.statusText) : 0;
+  return record.stdout.keptBytes + record.stderr.keptBytes + message + words;
 }

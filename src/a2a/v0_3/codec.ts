@@ -6,7 +6,7 @@ import { isTerminal } from "../../core/task.js";
 import type { StreamView, TaskView } from "../../core/task-record.js";
 import { HITL_URI } from "../../core/uris.js";
 import type { TaskOptions } from "../requests.js";
-import { metadataOf } from "../task-metadata.js";
+import { eventMetadata, metadataOf } from "../task-metadata.js";
 
 export interface WireTextPart {
   kind: "text";
@@ -50,7 +50,14 @@ export interface WireTask {
 }
 
 export type WireEvent =
-  | { kind: "status-update"; taskId: string; contextId: string; status: WireStatus; final: boolean }
+  | {
+      kind: "status-update";
+      taskId: string;
+      contextId: string;
+      status: WireStatus;
+      final: boolean;
+      metadata?: Record<string, unknown>;
+    }
   | {
       kind: "artifact-update";
       taskId: string;
@@ -126,6 +133,7 @@ export function eventOf(event: DispatcherEvent): WireEvent | undefined {
       contextId: event.task.contextId,
       status: statusOf(event.task),
       final: isTerminal(event.task.state),
+      ...eventMetadata(event.task),
     };
   }
   if (event.text === "") return undefined;

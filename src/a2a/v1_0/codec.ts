@@ -7,7 +7,7 @@ import type { TaskState } from "../../core/task.js";
 import type { StreamView, TaskView } from "../../core/task-record.js";
 import { HITL_URI } from "../../core/uris.js";
 import type { TaskOptions } from "../requests.js";
-import { metadataOf } from "../task-metadata.js";
+import { eventMetadata, metadataOf } from "../task-metadata.js";
 
 export const STATE_NAMES: Record<TaskState, string> = {
   submitted: "TASK_STATE_SUBMITTED",
@@ -63,7 +63,7 @@ export interface Task1 {
 
 export type StreamResponse1 =
   | { task: Task1 }
-  | { statusUpdate: { taskId: string; contextId: string; status: Status1 } }
+  | { statusUpdate: { taskId: string; contextId: string; status: Status1; metadata?: Record<string, unknown> } }
   | {
       artifactUpdate: { taskId: string; contextId: string; artifact: Artifact1; append: boolean; lastChunk: boolean };
     };
@@ -150,7 +150,9 @@ function partOf(part: Record<string, unknown>): Part1 {
 export function streamResponseOf(event: DispatcherEvent): StreamResponse1 | undefined {
   if (event.type === "status") {
     const { task } = event;
-    return { statusUpdate: { taskId: task.id, contextId: task.contextId, status: statusOf(task) } };
+    return {
+      statusUpdate: { taskId: task.id, contextId: task.contextId, status: statusOf(task), ...eventMetadata(task) },
+    };
   }
   if (event.text === "") return undefined;
   return {
