@@ -25,7 +25,10 @@ if (files.length === 0) {
   console.error(`no test files under ${suites.join(", ")}`);
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
+// One line per file and failures in full (scripts/test-reporter.mjs); TEST_REPORTER=spec shows every test.
+const reporter = process.env.TEST_REPORTER ?? join(root, "scripts/test-reporter.mjs");
+const args = ["--import", "tsx", "--test", "--test-concurrency=2", `--test-reporter=${reporter}`];
+const result = spawnSync(process.execPath, [...args, ...files], {
   cwd: root,
   stdio: "inherit",
 });

@@ -8,6 +8,8 @@ export interface Throttle {
 
 export class FlowControl {
   private readonly full = new Set<Writable>();
+  /** One wait per full stream, shared by everyone waiting: listeners stay one per stream however many wait. */
+  private readonly waits = new Map<Writable, Promise<void>>();
 
   constructor(private readonly throttle: Throttle) {}
 
@@ -35,7 +37,13 @@ export class FlowControl {
   async drained(): Promise<void> {
     while (this.full.size > 0) {
       const [stream] = this.full;
-      await drainOrClose(stream as Writable);
+      const target = stream as Writable;
+      let wait = this.waits.get(target);
+      if (!wait) {
+        wait = drainOrClose(target).finally(() => this.waits.delete(target));
+        this.waits.set(target, wait);
+      }
+      await wait;
     }
   }
 }

@@ -343,7 +343,9 @@ describe("prompt envelopes", () => {
 
   it("the schema copy in test/fixtures/hitl is the shared spec's (when the spec is beside the checkout)", (t) => {
     if (!existsSync(SCHEMA_SHARED)) {
-      t.skip("../shared is not present");
+      t.skip(
+        "the spec folder ../shared is not beside this checkout, so the copy in test/fixtures/hitl is not compared with it",
+      );
       return;
     }
     assert.deepEqual(schema, JSON.parse(readFileSync(SCHEMA_SHARED, "utf8")));
