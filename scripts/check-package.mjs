@@ -24,9 +24,13 @@ try {
   const expected = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version;
   if (version !== expected) throw new Error(`--version printed ${version}, expected ${expected}`);
   run(bin, ["validate", join(examples, "envelopes/plan.json")], { cwd: work });
-  const output = run(bin, ["run", "--no-tui", "--workspace", join(examples, "workspace"), join(examples, "envelopes/plan.json")], {
-    cwd: work,
-  });
+  const output = run(
+    bin,
+    ["run", "--no-tui", "--workspace", join(examples, "workspace"), join(examples, "envelopes/plan.json")],
+    {
+      cwd: work,
+    },
+  );
   if (!output.includes("Plan")) throw new Error(`run printed no plan:\n${output}`);
   console.log(`package ok: ${packed.filename} (${packed.files.length} files) installs and runs ${version}`);
 } finally {

@@ -11,6 +11,17 @@ export const EXIT = {
   canceled: 130,
 } as const;
 
+/** What each exit code of `run` means (docs/reference.md is generated from this). */
+export const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
+  ok: "completed: the command exited 0 (validate: every file valid; serve: clean shutdown)",
+  failed: "failed: the command exited non-zero or died by a signal (validate: a file is invalid or unreadable)",
+  usage: "usage error, or a file that cannot be read (serve: port taken, state dir held or unusable)",
+  rejected: "the envelope was rejected: nothing ran",
+  infrastructure: "failed through no fault of the command (infrastructure)",
+  timeout: "failed: the deadline passed",
+  canceled: "canceled (Ctrl-C)",
+};
+
 export function exitCodeOf(task: TaskView): number {
   switch (task.state) {
     case "completed":

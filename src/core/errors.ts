@@ -14,13 +14,17 @@ export type CoreErrorCode =
   | "version_not_supported"
   | "content_type_not_supported";
 
-export type HitlReason =
-  | "no_live_binding"
-  | "context_mismatch"
-  | "unknown_or_answered"
-  | "deadline_passed"
-  | "restricted_responder"
-  | "delivery_failed";
+/** Why an answer was refused with -32010 (`data.reason`), in the order the checks run (CONTRACT section 4). */
+export const HITL_REASONS = {
+  no_live_binding:
+    "no command of this runtime is bound to the task any more (it ended, is being canceled, or ran before a restart)",
+  context_mismatch: "the message's contextId is not the task's",
+  unknown_or_answered: "prompt_id is not the open prompt: already answered, withdrawn by newer output, or never asked",
+  deadline_passed: "the command's deadline has passed",
+  restricted_responder: 'the prompt\'s allowed_responders are not ["any"]',
+  delivery_failed: "writing the answer to the command's stdin failed; the prompt reopens if nothing changed",
+} as const;
+export type HitlReason = keyof typeof HITL_REASONS;
 
 export interface ValidationError {
   path: string;

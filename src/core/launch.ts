@@ -37,6 +37,27 @@ export function admitCommand(
   record.timeoutSeconds = envelope.timeout_seconds;
 }
 
+/** The variables the runner gets on top of the tool's own environment (CONTRACT 3.2); PATH is left as it is. */
+export const RUNNER_ENV = {
+  AIWG_A2A_ADAPTER: "the adapter, sandbox-agent-runner",
+  AIWG_A2A_ADAPTER_MODE: "the mode, plan or assess",
+  AIWG_A2A_MESSAGE: "the message's text parts joined by newlines",
+  AIWG_A2A_TASK_ID: "the task's id",
+  AIWG_A2A_INSTANCE_ID: "the runtime's instance id (--instance)",
+  AIWG_MISSION_ID: "the task's id again, as agentic-sandbox names it",
+} as const;
+
+function runnerEnv(record: TaskRecord, mode: string): Record<keyof typeof RUNNER_ENV, string> {
+  return {
+    AIWG_A2A_ADAPTER: ADAPTER_NAME,
+    AIWG_A2A_ADAPTER_MODE: mode,
+    AIWG_A2A_MESSAGE: record.messageText,
+    AIWG_A2A_TASK_ID: record.id,
+    AIWG_A2A_INSTANCE_ID: record.instanceId,
+    AIWG_MISSION_ID: record.id,
+  };
+}
+
 export type LaunchSpec = Omit<CommandSpec, "timeoutMs" | "killGraceMs">;
 
 export type Prepared = { ok: true; spec: LaunchSpec; placement: Placement } | { ok: false; outcome: Outcome };
@@ -61,15 +82,7 @@ export function prepareLaunch(workspace: string, record: TaskRecord): Prepared {
       executable: process.execPath,
       args: [placement.runnerPath, "--request", envelope.command[3]],
       cwd: placement.workingDir,
-      env: {
-        ...process.env,
-        AIWG_A2A_ADAPTER: ADAPTER_NAME,
-        AIWG_A2A_ADAPTER_MODE: envelope.mode,
-        AIWG_A2A_MESSAGE: record.messageText,
-        AIWG_A2A_TASK_ID: record.id,
-        AIWG_A2A_INSTANCE_ID: record.instanceId,
-        AIWG_MISSION_ID: record.id,
-      },
+      env: { ...process.env, ...runnerEnv(record, envelope.mode) },
       stdin: record.textLine,
     },
   };

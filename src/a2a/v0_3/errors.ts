@@ -3,7 +3,7 @@ import type { CoreError, CoreErrorCode } from "../../core/errors.js";
 import { HITL_URI } from "../../core/uris.js";
 import { A2A_CODES, type RpcError } from "../rpc-codes.js";
 
-const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; message?: string }> = {
+export const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; message?: string }> = {
   envelope_rejected: { code: A2A_CODES.invalidParams },
   invalid_params: { code: A2A_CODES.invalidParams },
   task_not_found: { code: A2A_CODES.taskNotFound },

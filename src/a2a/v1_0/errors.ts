@@ -26,7 +26,7 @@ const row = (code: number, reason: string, http: number, status: string, domain 
   status,
 });
 
-const TABLE: Record<CoreErrorCode, Row> = {
+export const TABLE: Record<CoreErrorCode, Row> = {
   envelope_rejected: row(A2A_CODES.invalidParams, "ADAPTER_COMMAND_REJECTED", 400, "INVALID_ARGUMENT", OUR_DOMAIN),
   invalid_params: row(A2A_CODES.invalidParams, "INVALID_PARAMS", 400, "INVALID_ARGUMENT"),
   task_not_found: row(A2A_CODES.taskNotFound, "TASK_NOT_FOUND", 404, "NOT_FOUND"),
