@@ -29,6 +29,8 @@ import { StreamReply } from "./stream-reply.js";
 /** Per request: what the binding knows beyond the params (HTTP headers; none on stdio). */
 export interface CallContext {
   headers?: ServiceParams;
+  /** A request without an id: nobody will read its answer, so a stream it opens is closed at once. */
+  notification?: boolean;
 }
 
 export interface MethodDeps {
@@ -176,7 +178,9 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
       server.addMethod(name, async (params, context) => {
         try {
           checkVersion(context.headers?.version ?? paramsServiceParameters(params).version, family);
-          return await method(params, context);
+          const result = await method(params, context);
+          if (result instanceof StreamReply && context.notification) result.close();
+          return result;
         } catch (error) {
           if (error instanceof CoreError) {
             const { code, message, data } = toError(error);

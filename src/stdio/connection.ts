@@ -105,7 +105,7 @@ export class StdioConnection {
       return errorResponse(isRecord(value) ? value.id : null, A2A_CODES.invalidRequest, "Invalid Request", {
         detail: problem,
       });
-    return this.server.receive(value as never, {});
+    return this.server.receive(value as never, { notification: !("id" in (value as object)) });
   }
 
   private write(response: JSONRPCResponse): void {
