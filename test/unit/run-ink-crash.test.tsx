@@ -7,7 +7,7 @@ import { Dispatcher } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
 import type { Io } from "../../src/io/io.js";
 import type { ScreenProps } from "../../src/ui/ink/components.js";
-import { runInk } from "../../src/ui/ink/run-ink.js";
+import { runScreen } from "../../src/ui/screen.js";
 import { procStat } from "../helpers/processes.js";
 
 const WORKSPACE = fileURLToPath(new URL("../fixtures/workspace", import.meta.url));
@@ -45,7 +45,7 @@ function Exploding({ model }: ScreenProps) {
   return null;
 }
 
-describe("runInk when the screen crashes", () => {
+describe("runScreen when the live area crashes", () => {
   it("cancels the task, restores raw mode and the cursor, and returns 4", async () => {
     const dispatcher = new Dispatcher({ workspace: WORKSPACE, maxConcurrent: 1 });
     const analysis = analyzeInput({
@@ -61,10 +61,10 @@ describe("runInk when the screen crashes", () => {
       const printed = event.type === "output" ? /pid (\d+)/.exec(event.text) : null;
       if (printed) pid = Number(printed[1]);
     });
-    const code = await runInk(
+    const code = await runScreen(
       dispatcher,
       analysis,
-      { file: "x.json", inputMode: undefined, Screen: Exploding },
+      { file: "x.json", inputMode: undefined, answers: [], Screen: Exploding },
       terminal.io,
       () => 3,
     );
