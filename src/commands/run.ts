@@ -79,6 +79,8 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     ...(options.json ? { waiting: (prompt: string) => say(`"${prompt}" waits: type an answer and press Enter`) } : {}),
   });
   const interrupts = new Interrupts(dispatcher, task.id, (count) => {
+    // On a terminal the line discipline has just echoed ^C where the cursor was: what follows starts a new line.
+    if (io.stdin.isTTY) io.stderr.write("\n");
     if (count === 1) say("canceling the task (Ctrl-C again stops it at once)");
   });
   const stopListening = interrupts.listen();
