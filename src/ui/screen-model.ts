@@ -87,7 +87,9 @@ function endBoth(model: ScreenModel): ScreenModel {
  */
 export function reduce(model: ScreenModel, event: ScreenEvent): ScreenModel {
   if (event.type === "status") {
-    const next = { ...model, task: event.task };
+    // An error about answering belongs to the prompt it was about: a new prompt starts without it.
+    const samePrompt = event.task.prompt?.id === model.task?.prompt?.id;
+    const next = { ...model, task: event.task, error: samePrompt ? model.error : undefined };
     // The command has ended: nothing will finish its last lines any more.
     return isTerminal(event.task.state) ? endBoth(next) : next;
   }

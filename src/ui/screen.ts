@@ -10,6 +10,7 @@ import type { Io } from "../io/io.js";
 import { AnswerSource, answerPrompts, sendAnswer } from "./answers.js";
 import type { LiveOptions, MountedLive } from "./ink/run-ink.js";
 import { Interrupts } from "./interrupts.js";
+import { holdKeys } from "./key-hold.js";
 import { ModelStore } from "./model-store.js";
 import { paintFor } from "./paint.js";
 import { headerLines, Scrollback, summaryLines } from "./scrollback.js";
@@ -62,6 +63,7 @@ export async function runScreen(
 
   const interrupts = new Interrupts(dispatcher, taskId, (count) => store.interrupted(count));
   const stopListening = interrupts.listen();
+  const releaseKeys = holdKeys(io.stdin, interrupts.interrupt);
   const stopAnswering = answerPrompts(dispatcher, taskId, new AnswerSource(options.answers, undefined), {
     answered: (prompt, text) => store.answered(prompt, text, "--answer"),
     refused: (prompt, reason) => store.dispatch({ type: "note", text: `--answer not taken by ${prompt}: ${reason}` }),
@@ -85,6 +87,7 @@ export async function runScreen(
   // A quick command may be over before Ink has loaded: then there is no live area to draw at all.
   const loaded = await Promise.race([settled.then(() => undefined), live.catch(() => undefined)]);
   if (loaded && !isTerminal(dispatcher.get(taskId, false).state)) {
+    releaseKeys(true);
     mounted = loaded.mountLive(
       {
         store,
@@ -112,6 +115,7 @@ export async function runScreen(
     mounted.close();
     await mounted.exited.catch(() => {});
   }
+  releaseKeys(false);
   scrollback.route(undefined);
   const ended = dispatcher.get(taskId, false);
   scrollback.write(["", ...summaryLines(ended, store.get().bytes, paint, options.workspace)]);

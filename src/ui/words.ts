@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { TaskView } from "../core/task-record.js";
 import { RUNNER_PATH } from "../core/uris.js";
+import { escapeControls } from "./paint.js";
 
 export interface Ending {
   ok: boolean;
@@ -32,13 +33,14 @@ export function endingOf(task: TaskView, workspace?: string, exists: (path: stri
   return { ok, state: task.state, how, details };
 }
 
-/** The line that closes a plain run on stderr: the task's own words, then the details. */
+/** The lines that close a plain run on stderr: the task's own words, then the details. */
 export function closingLines(task: TaskView, workspace?: string, exists?: (path: string) => boolean): string[] {
   const ending = endingOf(task, workspace, exists);
   const first = task.statusText ?? task.state;
   // An infrastructure failure's first detail is its status text again.
   const details = task.failKind === "infrastructure" ? ending.details.slice(task.statusText ? 1 : 0) : ending.details;
-  return [first, ...details];
+  // The words may quote a path from the file (the working directory): no control character reaches the terminal.
+  return [first, ...details].map(escapeControls);
 }
 
 /** Says where the runner was looked for when it was not there: most often --workspace names the wrong folder. */

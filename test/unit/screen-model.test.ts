@@ -213,6 +213,24 @@ describe("reduce", () => {
     assert.equal(done.task?.state, "completed");
   });
 
+  it("an error about answering goes when a new prompt opens, and stays while the same one is open", () => {
+    const prompt = (id: string) => ({
+      id,
+      text: "Continue? [y/N]",
+      deadline: "2025-01-01T00:02:00.000Z",
+      allowedResponders: ["any"],
+    });
+    const open = reduce(emptyModel(), {
+      type: "status",
+      task: task({ state: "input-required", prompt: prompt("one") }),
+    });
+    const refused = { ...open, error: "the deadline has passed" };
+    const same = reduce(refused, { type: "status", task: task({ state: "input-required", prompt: prompt("one") }) });
+    assert.equal(same.error, "the deadline has passed");
+    const next = reduce(refused, { type: "status", task: task({ state: "input-required", prompt: prompt("two") }) });
+    assert.equal(next.error, undefined);
+  });
+
   it("does not change the model it was given", () => {
     const before = feed([output("a\n")]);
     const snapshot = structuredClone(before);

@@ -163,5 +163,7 @@ describe("summaryLines and the words of an ending", () => {
     assert.equal(lines[0], "failed: no runner at /x/runner.mjs");
     assert.match(lines[1] as string, /--workspace/);
     assert.equal(lines.length, 2);
+    const hostile = ended({ state: "failed", failKind: "infrastructure", statusText: "failed: no dir /tmp/\u001b[2J" });
+    assert.equal(closingLines(hostile)[0], "failed: no dir /tmp/\\u001b[2J");
   });
 });
