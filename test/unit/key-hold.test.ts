@@ -4,24 +4,13 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { describe, it } from "node:test";
 import { holdKeys } from "../../src/ui/key-hold.js";
-
-function terminal() {
-  const modes: boolean[] = [];
-  const stdin = Object.assign(new PassThrough(), {
-    isTTY: true,
-    setRawMode(on: boolean) {
-      modes.push(on);
-      return stdin;
-    },
-  });
-  return { stdin: stdin as unknown as NodeJS.ReadStream, modes };
-}
+import { terminalStdin } from "../helpers/terminal.js";
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("holdKeys", () => {
   it("turns raw mode on, interrupts on each Ctrl-C, and puts the other keys back on release", async () => {
-    const { stdin, modes } = terminal();
+    const { stdin, rawModes: modes } = terminalStdin();
     let interrupts = 0;
     const release = holdKeys(stdin, () => {
       interrupts += 1;
@@ -38,7 +27,7 @@ describe("holdKeys", () => {
   });
 
   it("without a hand-over, pauses stdin and keeps nothing back", async () => {
-    const { stdin } = terminal();
+    const { stdin } = terminalStdin();
     const release = holdKeys(stdin, () => {});
     stdin.write("abc");
     await tick();
@@ -48,7 +37,7 @@ describe("holdKeys", () => {
   });
 
   it("keeps at most 4 KiB of keys", async () => {
-    const { stdin } = terminal();
+    const { stdin } = terminalStdin();
     const release = holdKeys(stdin, () => {});
     stdin.write("x".repeat(4000));
     stdin.write("y".repeat(200));
