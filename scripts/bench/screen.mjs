@@ -16,7 +16,7 @@ function timeTo(command, marks, timeoutMs = 15_000) {
   panes += 1;
   const name = `bench-${panes}`;
   // A person's terminal: no CI variables (with them the tool prints plainly instead of drawing a screen).
-  const line = `env -u CI -u CONTINUOUS_INTEGRATION ${command.map(quote).join(" ")}; sleep 30`;
+  const line = `env -u CI -u CONTINUOUS_INTEGRATION -u XTERM_VERSION ${command.map(quote).join(" ")}; sleep 30`;
   const seen = {};
   const t0 = now();
   tmux("new-session", "-d", "-s", name, "-x", "100", "-y", "30", "-c", ROOT, line);

@@ -14,6 +14,12 @@ export const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
 export const ciVariables = () =>
   Object.keys(process.env).filter((key) => key === "CI" || key === "CONTINUOUS_INTEGRATION" || key.startsWith("CI_"));
 
+/**
+ * What a pane runs without: the CI variables, and XTERM_VERSION, which says "a terminal that does not reflow" where
+ * tmux does (a test started from xterm would hand it down to the panes).
+ */
+const paneUnset = () => [...ciVariables(), ...("XTERM_VERSION" in process.env ? ["XTERM_VERSION"] : [])];
+
 export class Tmux {
   private readonly socket: string;
   private used = false;
@@ -34,7 +40,7 @@ export class Tmux {
   start(
     session: string,
     shellLine: string,
-    { unset = ciVariables(), lingerSeconds = 60, columns = 100, rows = 30 } = {},
+    { unset = paneUnset(), lingerSeconds = 60, columns = 100, rows = 30 } = {},
   ): void {
     const env = unset.map((key) => `-u ${quote(key)}`).join(" ");
     const command = `env ${env} sh -c ${quote(shellLine)}; echo EXIT=$?; sleep ${lingerSeconds}`;

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import { describe, it } from "node:test";
-import { guardReflow, rowsOf } from "../../src/ui/ink/reflow.js";
+import { guardReflow, rowsOf, terminalReflows } from "../../src/ui/ink/reflow.js";
 
 /** A terminal stream: records writes, has a width, emits resize. */
 function fakeTerminal(columns: number) {
@@ -70,6 +70,19 @@ describe("guardReflow", () => {
     stream.columns = 30;
     stream.emit("resize");
     assert.equal(written.at(-1), "\u001b[2A\r\u001b[J\u001b[1B");
+    guard.dispose();
+  });
+
+  it("in a terminal that cuts lines instead of wrapping them (xterm), erases nothing of its own", () => {
+    assert.equal(terminalReflows({ XTERM_VERSION: "XTerm(390)" }), false);
+    assert.equal(terminalReflows({ TERM: "xterm-256color" }), true);
+    const { stream, written } = fakeTerminal(100);
+    const guard = guardReflow(stream, false);
+    guard.stdout.write(frameWrite(["x".repeat(100)]));
+    const before = written.length;
+    stream.columns = 50;
+    stream.emit("resize");
+    assert.equal(written.length, before);
     guard.dispose();
   });
 

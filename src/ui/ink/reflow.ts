@@ -22,7 +22,10 @@ export function rowsOf(frame: string, columns: number): number {
   return lines.reduce((rows, line) => rows + Math.max(1, Math.ceil(stringWidth(line) / Math.max(1, columns))), 0);
 }
 
-export function guardReflow(real: NodeJS.WriteStream): ReflowGuard {
+/** xterm cuts lines when narrowed rather than wrapping them again (it sets XTERM_VERSION); the others reflow. */
+export const terminalReflows = (env: NodeJS.ProcessEnv = process.env) => !("XTERM_VERSION" in env);
+
+export function guardReflow(real: NodeJS.WriteStream, reflows = terminalReflows()): ReflowGuard {
   const resizes = new EventEmitter();
   let frame = "";
   let columns = real.columns || 80;
@@ -36,7 +39,7 @@ export function guardReflow(real: NodeJS.WriteStream): ReflowGuard {
   };
   const onResize = () => {
     const now = real.columns || 80;
-    if (now < columns) {
+    if (reflows && now < columns) {
       const drawn = frame.split("\n").length - 1;
       const rows = rowsOf(frame, now);
       // Up to the first row of the reflowed frame, erase it all, then down to where Ink's own erasing expects
