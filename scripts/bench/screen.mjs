@@ -2,6 +2,7 @@
 // lines there (the header, written before Ink has loaded), and to the live area Ink draws (the state line), against
 // `node -e` printing one word into a pane the same way. Skipped where tmux is not installed.
 import { execFileSync, spawnSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { BIN, log, median, now, ROOT, WORKSPACE } from "./lib.mjs";
 
 const ENVELOPE = new URL("./envelopes/ask-once.json", import.meta.url).pathname;
@@ -66,7 +67,14 @@ export async function screen({ quick }) {
       samples.live.push(times.live);
     }
   } finally {
+    let socket = "";
+    try {
+      socket = tmux("display-message", "-p", "#{socket_path}").trim();
+    } catch {
+      // no server left
+    }
     spawnSync("tmux", ["-L", SOCKET, "kill-server"], { stdio: "ignore" });
+    if (socket !== "") rmSync(socket, { force: true });
   }
   const baseline = median(samples.node);
   const value = median(samples.header);
