@@ -6,12 +6,11 @@ import type { Problem } from "../core/problems.js";
 import type { TaskView } from "../core/task-record.js";
 import type { Io } from "../io/io.js";
 import { AnswerSource, answerPrompts } from "../ui/answers.js";
-import { attachJson } from "../ui/json.js";
+import { Interrupts } from "../ui/interrupts.js";
 import { paintFor } from "../ui/paint.js";
-import { attachPlain } from "../ui/plain.js";
+import { closingLines } from "../ui/words.js";
 import { EXIT, exitCodeOf } from "./exit-codes.js";
 import { readInputFile } from "./input-file.js";
-import { formatVerdict } from "./validate.js";
 
 export interface RunOptions {
   workspace: string;
@@ -25,6 +24,16 @@ export interface RunOptions {
 
 export async function runCommand(file: string, options: RunOptions, io: Io): Promise<number> {
   const say = (line: string) => io.stderr.write(`adapter-command: ${line}\n`);
+  // The screen needs a keyboard: with stdin piped (`echo y | adapter-command run …`) answers come from its lines.
+  // Nor does a CI job get one, even on a pseudo-terminal: Ink would draw nothing there until the end.
+  const useTui = options.tui && !options.json && io.stdout.isTTY === true && io.stdin.isTTY === true && !inCi();
+  // Ink takes longer to load than the rest: it starts loading now, while the file is read and the task starts.
+  const screen = useTui
+    ? import("../ui/screen.js").then((module) => {
+        module.loadLive();
+        return module;
+      })
+    : undefined;
   const read = await readInputFile(file);
   if (!read.ok && read.unreadable) {
     say(`cannot read ${file}: ${read.problem.message}`);
@@ -39,19 +48,17 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
   });
 
-  // The screen needs a keyboard: with stdin piped (`echo y | adapter-command run …`) answers come from its lines.
-  // Nor does a CI job get one, even on a pseudo-terminal: Ink would draw nothing there until the end.
-  const useTui = options.tui && !options.json && io.stdout.isTTY === true && io.stdin.isTTY === true && !inCi();
-  if (useTui) {
+  if (screen) {
     // Ink's colours come from chalk, which reads FORCE_COLOR but not NO_COLOR.
     if (process.env.NO_COLOR) process.env.FORCE_COLOR = "0";
-    const { runInk } = await import("../ui/ink/run-ink.js");
-    return runInk(dispatcher, analysis, { file, inputMode: options.inputMode }, io, reportRejection);
+    const { runScreen } = await screen;
+    const screenOptions = { file, inputMode: options.inputMode, answers: options.answer, workspace: options.workspace };
+    return runScreen(dispatcher, analysis, screenOptions, io, reportRejection);
   }
 
   const attached = options.json
-    ? attachJson(dispatcher, undefined, io.stdout)
-    : attachPlain(dispatcher, undefined, io.stdout, io.stderr);
+    ? (await import("../ui/json.js")).attachJson(dispatcher, undefined, io.stdout)
+    : (await import("../ui/plain.js")).attachPlain(dispatcher, undefined, io.stdout, io.stderr);
   let task: TaskView;
   try {
     task = dispatcher.submit({ analysis, hitlActivated: true, forceTextLine: options.inputMode === "text-line" });
@@ -60,35 +67,37 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     return reportRejection(error, file, io);
   }
   const answers = new AnswerSource(options.answer, io.stdin);
-  const stopAnswering = answerPrompts(dispatcher, task.id, answers, say);
-  let interrupts = 0;
-  const onSignal = () => {
-    interrupts += 1;
-    if (interrupts === 1) {
-      say("canceling the task (again to stop at once)");
-      dispatcher.cancelIfRunning(task.id);
-    } else dispatcher.killAll();
-  };
+  const stopAnswering = answerPrompts(dispatcher, task.id, answers, {
+    answered: (prompt, text) => say(`answered "${prompt}" with ${JSON.stringify(text)}`),
+    refused: (prompt, reason) => say(`could not answer "${prompt}": ${reason}`),
+    exhausted: (prompt) => {
+      // Without an answer the command reads EOF rather than waiting for its deadline.
+      say(`no answer left for "${prompt}": closing the command's input`);
+      dispatcher.endInput(task.id);
+    },
+    // With --json the prompt is inside an event: say in words that a person is expected to type.
+    ...(options.json ? { waiting: (prompt: string) => say(`"${prompt}" waits: type an answer and press Enter`) } : {}),
+  });
+  const interrupts = new Interrupts(dispatcher, task.id, (count) => {
+    // On a terminal the line discipline has just echoed ^C where the cursor was: what follows starts a new line.
+    if (io.stdin.isTTY) io.stderr.write("\n");
+    if (count === 1) say("canceling the task (Ctrl-C again stops it at once)");
+  });
+  const stopListening = interrupts.listen();
   // Nobody reads our output any more (`| head`, a closed terminal): the command must not run on unseen.
-  const onGone = () => {
-    dispatcher.cancelIfRunning(task.id);
-    dispatcher.killAll();
-  };
-  const signals = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  for (const signal of signals) process.on(signal, signal === "SIGHUP" ? onGone : onSignal);
-  io.stdout.on("error", onGone);
-  io.stderr.on("error", onGone);
+  io.stdout.on("error", interrupts.hangUp);
+  io.stderr.on("error", interrupts.hangUp);
   try {
     await dispatcher.settled(task.id);
   } finally {
-    for (const signal of signals) process.off(signal, signal === "SIGHUP" ? onGone : onSignal);
+    stopListening();
     stopAnswering();
     answers.close();
   }
   const ended = dispatcher.get(task.id, false);
   await attached.flow.drained();
   attached.off();
-  if (!options.json && ended.state !== "completed") say(ended.statusText ?? ended.state);
+  if (!options.json) for (const line of closingLines(ended, options.workspace)) say(line);
   return exitCodeOf(ended);
 }
 
@@ -99,9 +108,11 @@ function inCi(env = process.env): boolean {
 }
 
 /** Prints why a file was refused; the exit code says nothing ran. */
-export function reportRejection(error: unknown, file: string, io: Io): number {
+export async function reportRejection(error: unknown, file: string, io: Io): Promise<number> {
   if (!(error instanceof CoreError) || error.code !== "envelope_rejected") throw error;
   const errors = (error.data.errors ?? []) as Problem[];
+  // Loaded only now: a run that is not refused has no use for the validator's formatting.
+  const { formatVerdict } = await import("./validate.js");
   io.stderr.write(
     `${formatVerdict({ file, valid: false, dispatch: null, errors, warnings: [] }, paintFor(io.stderr))}\n`,
   );

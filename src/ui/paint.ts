@@ -3,6 +3,7 @@ export interface Paint {
   red(text: string): string;
   green(text: string): string;
   yellow(text: string): string;
+  cyan(text: string): string;
   dim(text: string): string;
   bold(text: string): string;
 }
@@ -13,7 +14,22 @@ export function paintFor(stream: { isTTY?: boolean }): Paint {
   const on = stream.isTTY === true && !("NO_COLOR" in process.env && process.env.NO_COLOR !== "");
   if (!on) {
     const plain = (text: string) => text;
-    return { red: plain, green: plain, yellow: plain, dim: plain, bold: plain };
+    return { red: plain, green: plain, yellow: plain, cyan: plain, dim: plain, bold: plain };
   }
-  return { red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
+  return {
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+    dim: wrap(2, 22),
+    bold: wrap(1, 22),
+  };
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the pattern exists to match control characters
+const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** A value from a file, safe to print: control characters shown as `\u001b` (CONTRACT section 2). */
+export function escapeControls(text: string): string {
+  return text.replace(CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

@@ -6,9 +6,9 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { FIXTURES, sleep } from "../helpers/cli.js";
-import { commandFor, DEFAULT_REQUEST, writeJson } from "../helpers/envelopes.js";
+import { commandFor, DEFAULT_REQUEST, writeEnvelope, writeJson } from "../helpers/envelopes.js";
 import { pidRunning, procStat } from "../helpers/processes.js";
-import { HAS_TMUX, quote, Tmux } from "../helpers/tmux.js";
+import { HAS_TMUX, Tmux } from "../helpers/tmux.js";
 
 const NO_TMUX = "tmux is not installed (CI installs it through .ci/run)";
 const server = new Tmux("tui");
@@ -18,8 +18,7 @@ let sessions = 0;
 function start(args: string[], input?: string, envPrefix = ""): string {
   sessions += 1;
   const name = `tui-${sessions}`;
-  const command = `${envPrefix}${[process.execPath, "bin/adapter-command.js", ...args].map(quote).join(" ")}`;
-  server.start(name, input === undefined ? command : `printf %s ${quote(input)} | ${command}`);
+  server.binary(name, args, { ...(input === undefined ? {} : { input }), envPrefix });
   return name;
 }
 
@@ -131,8 +130,11 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
     assert.ok(panePid > 0, "no pane pid");
 
     const paneTty = server.run("display-message", "-p", "-t", pane, "#{pane_tty}").trim();
-    const hanging = await server.waitFor(pane, "the runner's output (hanging)", (screen) =>
-      /^\s+hanging\s*$/m.test(screen),
+    // The output comes first; the live area once Ink has loaded (it puts the terminal in raw mode).
+    const hanging = await server.waitFor(
+      pane,
+      "the runner's output (hanging) and the live area",
+      (screen) => /^\s+hanging\s*$/m.test(screen) && /working \d+s/.test(screen),
     );
     assert.match(hanging, /working \d+s/);
     const rawWhileRunning = ttyModes(paneTty);
@@ -197,6 +199,98 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
     assert.match(done, /^EXIT=0$/m, `the exit status:\n${done}`);
     assert.match(done, /answered "Apply these 3 changes\? \[y\/N\]" with "y"/);
     assert.match(done, /confirmed/);
+  });
+
+  it("every line of a 300-line run stays in the scrollback, in order, the long one wrapped and whole", async (t) => {
+    if (!HAS_TMUX) return t.skip(NO_TMUX);
+    const file = writeEnvelope({ working_dir: "many-lines", input_mode: "text-line", timeout_seconds: 30 });
+    const pane = start(["run", "--workspace", FIXTURES, file]);
+    // Half the lines come before the live area is up, half after (through it): both ways keep every line.
+    await server.waitFor(pane, "the prompt box", (screen) => screen.includes("press y or n"));
+    server.keys(pane, "y");
+    await server.waitFor(pane, "EXIT=", (screen) => /^EXIT=\d+$/m.test(screen));
+    const history = server.history(pane);
+    const numbered = history.split("\n").filter((line) => /^ {2}line \d{3} of 300$/.test(line));
+    assert.deepEqual(
+      numbered.map((line) => Number(line.slice(7, 10))),
+      Array.from({ length: 300 }, (_, i) => i + 1),
+      `lines missing or out of order; the scrollback:\n${history}`,
+    );
+    assert.ok(history.includes(`  ${"L".repeat(247)}END`), "the 250-character line is cut");
+    assert.doesNotMatch(history, /lines above/);
+    assert.match(history, /^EXIT=0$/m);
+    assert.equal(history.split("\n").filter((line) => line.startsWith("adapter-command ")).length, 1, "one header");
+  });
+
+  it("stderr written after a prompt line is shown after it: arrival order across the two streams", async (t) => {
+    if (!HAS_TMUX) return t.skip(NO_TMUX);
+    const pane = start(["run", "--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"]);
+    await server.waitFor(pane, "the prompt box", (screen) => screen.includes("press y or n"));
+    server.keys(pane, "n");
+    await server.waitFor(pane, "EXIT=", (screen) => /^EXIT=\d+$/m.test(screen));
+    const lines = server.history(pane).split("\n");
+    const prompt = lines.findIndex((line) => /^ {2}Apply these 3 changes\? \[y\/N\]/.test(line));
+    const answer = lines.findIndex((line) => line.startsWith('» answered "n"'));
+    const refusal = lines.indexOf("│ not confirmed");
+    assert.ok(prompt !== -1 && answer > prompt && refusal > answer, `out of order:\n${lines.join("\n")}`);
+  });
+
+  it("narrowing then widening the pane redraws cleanly: one header, one prompt box", async (t) => {
+    if (!HAS_TMUX) return t.skip(NO_TMUX);
+    const pane = start(["run", "--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"]);
+    await server.waitFor(pane, "the prompt box", (screen) => screen.includes("press y or n"));
+    for (const columns of [60, 40, 100, 45, 100]) {
+      server.resize(pane, columns);
+      await sleep(300);
+    }
+    const screen = await server.waitFor(pane, "the box redrawn at 100 columns", (s) =>
+      s.split("\n").some((line) => line.startsWith("╭") && line.length >= 99),
+    );
+    const history = server.history(pane);
+    const count = (text: string, where: string) => where.split("\n").filter((line) => line.includes(text)).length;
+    assert.equal(count("adapter-command sandbox-agent-runner", history), 1, `headers:\n${history}`);
+    assert.equal(count("╭", screen), 1, `box tops on the screen:\n${screen}`);
+    assert.equal(count("╰", screen), 1, `box bottoms on the screen:\n${screen}`);
+    assert.equal(count("Ctrl-C cancels", screen), 1, `state lines on the screen:\n${screen}`);
+    server.keys(pane, "y");
+    const done = await server.waitFor(pane, "EXIT=", (s) => /^EXIT=\d+$/m.test(s));
+    assert.match(done, /^EXIT=0$/m);
+  });
+
+  it("the final frame ends with a newline, even in a pane it fills", async (t) => {
+    if (!HAS_TMUX) return t.skip(NO_TMUX);
+    sessions += 1;
+    const pane = `tui-${sessions}`;
+    const file = writeEnvelope({ working_dir: "exit3", timeout_seconds: 30 });
+    server.binary(pane, ["run", "--workspace", FIXTURES, file], { rows: 6 });
+    const done = await server.waitFor(pane, "EXIT=", (screen) => screen.includes("EXIT="));
+    assert.match(done, /✘ failed · exit code 3/);
+    assert.match(done, /^EXIT=1$/m, `the shell's line does not start a line of its own:\n${done}`);
+  });
+
+  it("a second Ctrl-C kills a runner that ignores SIGTERM at once, before the 2 s grace could have", async (t) => {
+    if (!HAS_TMUX) return t.skip(NO_TMUX);
+    const file = writeEnvelope({ working_dir: "pid-ignore-term", timeout_seconds: 60 });
+    const pane = start(["run", "--workspace", FIXTURES, file]);
+    const running = await server.waitFor(
+      pane,
+      "the runner's pid and the live area",
+      (screen) => /pid \d+/.test(screen) && screen.includes("Ctrl-C cancels"),
+    );
+    const pid = Number(/pid (\d+)/.exec(running)?.[1]);
+    runners.push(pid);
+    const first = Date.now();
+    server.keys(pane, "C-c");
+    await server.waitFor(pane, "the cancel acknowledged", (screen) => screen.includes("Ctrl-C again kills it now"));
+    assert.ok(pidRunning(pid), "the runner ignores SIGTERM: it is still there after the first Ctrl-C");
+    server.keys(pane, "C-c");
+    const done = await server.waitFor(pane, "EXIT=", (screen) => /^EXIT=\d+$/m.test(screen));
+    const took = Date.now() - first;
+    assert.match(done, /^EXIT=130$/m, `the exit status:\n${done}`);
+    assert.match(done, /✘ canceled/);
+    // The grace period alone would have ended it 2 s after the first Ctrl-C.
+    assert.ok(took < 2000, `ended ${took} ms after the first Ctrl-C`);
+    assert.equal(pidRunning(pid), false, "the runner outlived the second Ctrl-C");
   });
 
   it("in a CI job, even on a terminal, run passes the output through instead of drawing a screen", async (t) => {

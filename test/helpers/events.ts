@@ -1,5 +1,6 @@
 // Dispatcher events built by hand, for the pure front-end parts.
 import type { DispatcherEvent } from "../../src/core/dispatcher.js";
+import type { Envelope } from "../../src/core/envelope.js";
 import type { StreamName } from "../../src/core/output-log.js";
 import type { TaskView } from "../../src/core/task-record.js";
 
@@ -28,3 +29,14 @@ export function taskView(overrides: Partial<TaskView> = {}): TaskView {
     ...overrides,
   };
 }
+
+/** The request of the example that asks for confirmation, and its envelope, as the screen tests show them. */
+export const ASSESS_REQUEST = ".aiwg/ops/runs/assess-confirm.json";
+export const ASSESS_ENVELOPE: Envelope = {
+  adapter: "sandbox-agent-runner",
+  mode: "assess",
+  command: ["node", ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs", "--request", ASSESS_REQUEST],
+  working_dir: "/workspace",
+  timeout_seconds: 120,
+  input_mode: "text-line",
+};

@@ -1,43 +1,15 @@
 // A crash inside the screen: the task is canceled (its process group dies), the terminal is restored, exit 4.
 import assert from "node:assert/strict";
-import { PassThrough, Writable } from "node:stream";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Dispatcher } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
-import type { Io } from "../../src/io/io.js";
 import type { ScreenProps } from "../../src/ui/ink/components.js";
-import { runInk } from "../../src/ui/ink/run-ink.js";
+import { runScreen } from "../../src/ui/screen.js";
 import { procStat } from "../helpers/processes.js";
+import { fakeTerminal } from "../helpers/terminal.js";
 
 const WORKSPACE = fileURLToPath(new URL("../fixtures/workspace", import.meta.url));
-
-/** Streams that pass for a terminal, recording raw-mode changes and everything written. */
-function fakeTerminal() {
-  const rawModes: boolean[] = [];
-  const stdin = Object.assign(new PassThrough(), {
-    isTTY: true,
-    setRawMode(on: boolean) {
-      rawModes.push(on);
-      return stdin;
-    },
-    ref() {},
-    unref() {},
-  });
-  let written = "";
-  const sink = () =>
-    Object.assign(
-      new Writable({
-        write(chunk, _encoding, done) {
-          written += String(chunk);
-          done();
-        },
-      }),
-      { isTTY: true, columns: 100, rows: 30 },
-    );
-  const io = { stdin, stdout: sink(), stderr: sink() } as unknown as Io;
-  return { io, rawModes, written: () => written };
-}
 
 /** Draws nothing until the command's first output, then throws. */
 function Exploding({ model }: ScreenProps) {
@@ -45,7 +17,7 @@ function Exploding({ model }: ScreenProps) {
   return null;
 }
 
-describe("runInk when the screen crashes", () => {
+describe("runScreen when the live area crashes", () => {
   it("cancels the task, restores raw mode and the cursor, and returns 4", async () => {
     const dispatcher = new Dispatcher({ workspace: WORKSPACE, maxConcurrent: 1 });
     const analysis = analyzeInput({
@@ -61,10 +33,10 @@ describe("runInk when the screen crashes", () => {
       const printed = event.type === "output" ? /pid (\d+)/.exec(event.text) : null;
       if (printed) pid = Number(printed[1]);
     });
-    const code = await runInk(
+    const code = await runScreen(
       dispatcher,
       analysis,
-      { file: "x.json", inputMode: undefined, Screen: Exploding },
+      { file: "x.json", inputMode: undefined, answers: [], Screen: Exploding },
       terminal.io,
       () => 3,
     );

@@ -1,22 +1,24 @@
-// The terminal UI's pure model (CONTRACT section 6): lines joined across chunks, stderr apart, bounded history,
-// escapes stripped, byte counts, the visible window, how a prompt is answered, and the formatters.
+// The terminal UI's pure model (CONTRACT section 6): lines joined across chunks, stderr apart, arrival order kept
+// across the two streams, no line dropped or cut, escapes stripped, byte counts, how a prompt is answered, and the
+// formatters.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { DispatcherEvent } from "../../src/core/dispatcher.js";
 import {
   answerStyle,
   emptyModel,
   formatBytes,
   formatDuration,
-  KEEP_LINES,
+  formatTimeLeft,
+  MAX_PARTIAL_CHARS,
+  partialLines,
   reduce,
+  type ScreenEvent,
   type ScreenModel,
-  visibleLines,
 } from "../../src/ui/screen-model.js";
 import { output, taskView } from "../helpers/events.js";
 
-function feed(events: DispatcherEvent[], keepLines?: number, model: ScreenModel = emptyModel()): ScreenModel {
-  return events.reduce((m, event) => reduce(m, event, keepLines), model);
+function feed(events: ScreenEvent[], model: ScreenModel = emptyModel()): ScreenModel {
+  return events.reduce((m, event) => reduce(m, event), model);
 }
 
 const texts = (model: ScreenModel) => model.lines.map((line) => line.text);
@@ -28,11 +30,10 @@ describe("reduce", () => {
     const model = emptyModel();
     assert.equal(model.task, undefined);
     assert.deepEqual(model.lines, []);
-    assert.equal(model.linesAbove, 0);
     assert.deepEqual(model.partial, { stdout: "", stderr: "" });
     assert.equal(model.bytes, 0);
-    assert.deepEqual(model.answers, []);
     assert.equal(model.error, undefined);
+    assert.equal(model.interrupts, 0);
   });
 
   it("joins lines that span chunks", () => {
@@ -69,11 +70,61 @@ describe("reduce", () => {
     assert.deepEqual(model.partial, { stdout: "", stderr: "" });
   });
 
-  it("a partial stdout line does not take a stderr line into it", () => {
+  it("a partial stdout line does not take a stderr line into it: it is ended first, so the order holds", () => {
+    // Updated: the contract (section 6) now asks for arrival order across the two streams; the partial line used to
+    // wait below the stderr line that came after it.
     const model = feed([output("half"), output("warning\n", "stderr")]);
-    assert.deepEqual(model.lines, [{ stream: "stderr", text: "warning" }]);
-    assert.equal(model.partial.stdout, "half");
+    assert.deepEqual(model.lines, [
+      { stream: "stdout", text: "half" },
+      { stream: "stderr", text: "warning" },
+    ]);
+    assert.equal(model.partial.stdout, "");
     assert.equal(model.partial.stderr, "");
+  });
+
+  it("a prompt line, the answer, then stderr: shown in that order", () => {
+    const model = feed([
+      output("check ... ok\nApply? [y/N] "),
+      { type: "note", text: 'answered "n" to Apply? [y/N]' },
+      output("not confirmed\n", "stderr"),
+    ]);
+    assert.deepEqual(model.lines, [
+      { stream: "stdout", text: "check ... ok" },
+      { stream: "stdout", text: "Apply? [y/N] " },
+      { stream: "note", text: 'answered "n" to Apply? [y/N]' },
+      { stream: "stderr", text: "not confirmed" },
+    ]);
+  });
+
+  it("the line break that ends a line already ended early adds no empty line; other text goes on", () => {
+    const model = feed([output("Apply? [y/N] "), output("warn\n", "stderr"), output("\nconfirmed\n")]);
+    assert.deepEqual(model.lines, [
+      { stream: "stdout", text: "Apply? [y/N] " },
+      { stream: "stderr", text: "warn" },
+      { stream: "stdout", text: "confirmed" },
+    ]);
+  });
+
+  it("lines still being written on both streams: each is joined, and they come out in the order they began", () => {
+    const model = feed([output("a"), output("b", "stderr")]);
+    assert.deepEqual(partialLines(model), [
+      { stream: "stdout", text: "a" },
+      { stream: "stderr", text: "b" },
+    ]);
+    const finished = feed([output("c\n")], model);
+    assert.deepEqual(finished.lines, [{ stream: "stdout", text: "ac" }]);
+    assert.deepEqual(partialLines(finished), [{ stream: "stderr", text: "b" }]);
+    const reversed = feed([output("x", "stderr"), output("y")]);
+    assert.deepEqual(
+      partialLines(reversed).map((line) => line.stream),
+      ["stderr", "stdout"],
+    );
+  });
+
+  it("the end of the task ends the lines still being written", () => {
+    const model = feed([output("no newline at the end"), { type: "status", task: task({ state: "completed" }) }]);
+    assert.deepEqual(model.lines, [{ stream: "stdout", text: "no newline at the end" }]);
+    assert.deepEqual(partialLines(model), []);
   });
 
   it("treats CRLF as one line break", () => {
@@ -86,22 +137,13 @@ describe("reduce", () => {
     assert.deepEqual(texts(model), ["a", "", "b"]);
   });
 
-  it("bounds the lines to keepLines and counts those that scrolled out", () => {
-    const model = feed([output("1\n2\n3\n4\n5\n")], 3);
-    assert.deepEqual(texts(model), ["3", "4", "5"]);
-    assert.equal(model.linesAbove, 2);
-    const more = feed([output("6\n"), output("7\n")], 3, model);
-    assert.deepEqual(texts(more), ["5", "6", "7"]);
-    assert.equal(more.linesAbove, 4);
-  });
-
-  it("keeps KEEP_LINES lines by default", () => {
-    const text = Array.from({ length: KEEP_LINES + 25 }, (_, i) => `line ${i}\n`).join("");
+  it("keeps every line, however many (the scrollback holds them; nothing is dropped)", () => {
+    // Updated: the contract (section 6) now keeps every line; the model used to keep the last 500.
+    const text = Array.from({ length: 2500 }, (_, i) => `line ${i}\n`).join("");
     const model = feed([output(text)]);
-    assert.equal(model.lines.length, KEEP_LINES);
-    assert.equal(model.linesAbove, 25);
-    assert.equal(model.lines[0]?.text, "line 25");
-    assert.equal(model.lines.at(-1)?.text, `line ${KEEP_LINES + 24}`);
+    assert.equal(model.lines.length, 2500);
+    assert.equal(model.lines[0]?.text, "line 0");
+    assert.equal(model.lines.at(-1)?.text, "line 2499");
   });
 
   it("strips ANSI escapes and other control characters", () => {
@@ -144,11 +186,19 @@ describe("reduce", () => {
     assert.equal(reduce(model, output("")), model);
   });
 
-  it("cuts a very long line", () => {
+  it("keeps a very long line whole (the terminal wraps it)", () => {
+    // Updated: the contract (section 6) now wraps long lines; the model used to cut them at 2000 characters.
     const model = feed([output(`${"x".repeat(5000)}\n`)]);
-    assert.equal(model.lines.length, 1);
-    assert.ok((model.lines[0]?.text.length ?? 0) < 5000);
-    assert.ok((model.lines[0]?.text.length ?? 0) >= 80);
+    assert.deepEqual(model.lines, [{ stream: "stdout", text: "x".repeat(5000) }]);
+  });
+
+  it("a line still being written that grows past the limit is written out, and goes on on the next line", () => {
+    const model = feed([output("y".repeat(MAX_PARTIAL_CHARS + 10)), output("z\n")]);
+    assert.deepEqual(
+      model.lines.map((line) => line.text.length),
+      [MAX_PARTIAL_CHARS + 10, 1],
+    );
+    assert.equal(model.partial.stdout, "");
   });
 
   it("takes the task from a status event and leaves the output alone", () => {
@@ -163,55 +213,29 @@ describe("reduce", () => {
     assert.equal(done.task?.state, "completed");
   });
 
+  it("an error about answering goes when a new prompt opens, and stays while the same one is open", () => {
+    const prompt = (id: string) => ({
+      id,
+      text: "Continue? [y/N]",
+      deadline: "2025-01-01T00:02:00.000Z",
+      allowedResponders: ["any"],
+    });
+    const open = reduce(emptyModel(), {
+      type: "status",
+      task: task({ state: "input-required", prompt: prompt("one") }),
+    });
+    const refused = { ...open, error: "the deadline has passed" };
+    const same = reduce(refused, { type: "status", task: task({ state: "input-required", prompt: prompt("one") }) });
+    assert.equal(same.error, "the deadline has passed");
+    const next = reduce(refused, { type: "status", task: task({ state: "input-required", prompt: prompt("two") }) });
+    assert.equal(next.error, undefined);
+  });
+
   it("does not change the model it was given", () => {
     const before = feed([output("a\n")]);
     const snapshot = structuredClone(before);
     reduce(before, output("b\nc"));
     assert.deepEqual(before, snapshot);
-  });
-});
-
-describe("visibleLines", () => {
-  const ten = () => feed([output(Array.from({ length: 10 }, (_, i) => `l${i}\n`).join(""))]);
-
-  it("shows every line when they fit", () => {
-    const model = feed([output("a\nb\n")]);
-    assert.deepEqual(visibleLines(model, 5), { lines: model.lines, hidden: 0 });
-  });
-
-  it("keeps the last screenful and reports the hidden lines", () => {
-    const { lines, hidden } = visibleLines(ten(), 4);
-    assert.deepEqual(
-      lines.map((line) => line.text),
-      ["l6", "l7", "l8", "l9"],
-    );
-    assert.equal(hidden, 6);
-  });
-
-  it("shows the partial lines last (stdout, then stderr) and counts them in the screenful", () => {
-    const model = feed([output("a\nb\nc\nprompt? "), output("warn", "stderr")]);
-    const { lines, hidden } = visibleLines(model, 3);
-    assert.deepEqual(lines, [
-      { stream: "stdout", text: "c" },
-      { stream: "stdout", text: "prompt? " },
-      { stream: "stderr", text: "warn" },
-    ]);
-    assert.equal(hidden, 2);
-  });
-
-  it("adds the lines that scrolled out of the model to the hidden ones", () => {
-    const model = feed([output("1\n2\n3\n4\n5\n6\n")], 4);
-    assert.equal(model.linesAbove, 2);
-    const { lines, hidden } = visibleLines(model, 2);
-    assert.deepEqual(
-      lines.map((line) => line.text),
-      ["5", "6"],
-    );
-    assert.equal(hidden, 4);
-  });
-
-  it("an empty model shows nothing and hides nothing", () => {
-    assert.deepEqual(visibleLines(emptyModel(), 10), { lines: [], hidden: 0 });
   });
 });
 
@@ -269,6 +293,16 @@ describe("formatDuration", () => {
 
   it("never negative (a deadline already passed)", () => {
     assert.equal(formatDuration(-5000), "0s");
+  });
+});
+
+describe("formatTimeLeft", () => {
+  it("rounds up: 0s only once the deadline has come", () => {
+    assert.equal(formatTimeLeft(900), "1s");
+    assert.equal(formatTimeLeft(1), "1s");
+    assert.equal(formatTimeLeft(0), "0s");
+    assert.equal(formatTimeLeft(-300), "0s");
+    assert.equal(formatTimeLeft(119_500), "2m00s");
   });
 });
 

@@ -1,29 +1,21 @@
-// The run screen as rendered frames (CONTRACT section 6): the envelope, live output with stderr told apart, the
-// state with elapsed and remaining time, the prompt box and its keys, Ctrl-C, and the summary at the end.
+// The run screen's live area as rendered frames (CONTRACT section 6): the line still being written, the state with
+// elapsed and remaining time and what Ctrl-C does, the prompt box and its input line, key by key and in bursts; and
+// the model store that hands finished lines to the scrollback. (The header, the finished lines and the summary are
+// written above the live area: test/unit/scrollback.test.ts.)
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { cleanup, render } from "ink-testing-library";
-import type { Envelope } from "../../src/core/envelope.js";
 import type { StreamName } from "../../src/core/output-log.js";
 import type { TaskView } from "../../src/core/task-record.js";
-import { Header, OutputPane, PromptBox, RunScreen, StatusLine, Summary } from "../../src/ui/ink/components.js";
-import { ModelStore } from "../../src/ui/ink/run-ink.js";
-import { emptyModel, reduce, type ScreenModel } from "../../src/ui/screen-model.js";
-import { output, taskView } from "../helpers/events.js";
+import { LiveArea, PartialLine, PromptBox, StatusLine } from "../../src/ui/ink/components.js";
+import { ModelStore } from "../../src/ui/model-store.js";
+import { emptyModel, reduce, type ScreenModel, type ScrollLine } from "../../src/ui/screen-model.js";
+import { ASSESS_ENVELOPE, output, taskView } from "../helpers/events.js";
 
-const REQUEST = ".aiwg/ops/runs/assess-confirm.json";
+const ENVELOPE = ASSESS_ENVELOPE;
 const WORKING_DIR = "/tmp/ws/project-one";
 const STARTED = Date.parse("2025-01-01T00:00:00.000Z");
 const iso = (ms: number) => new Date(ms).toISOString();
-
-const ENVELOPE: Envelope = {
-  adapter: "sandbox-agent-runner",
-  mode: "assess",
-  command: ["node", ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs", "--request", REQUEST],
-  working_dir: "/workspace",
-  timeout_seconds: 120,
-  input_mode: "text-line",
-};
 
 function task(overrides: Partial<TaskView> = {}): TaskView {
   return taskView({
@@ -45,10 +37,6 @@ function prompting(text: string, overrides: Partial<TaskView> = {}): TaskView {
     prompt: { id: `prompt-${text.length}`, text, deadline: iso(STARTED + 120_000), allowedResponders: ["any"] },
     ...overrides,
   });
-}
-
-function ended(overrides: Partial<TaskView>): TaskView {
-  return task({ endedAt: iso(STARTED + 65_000), updatedAt: iso(STARTED + 65_000), ...overrides });
 }
 
 /** A model built the way the live screen builds it: a status event, then the output chunks. */
@@ -93,24 +81,30 @@ interface Calls {
   cancels: number;
 }
 
-function screen(model: ScreenModel, options: { rows?: number; now?: number } = {}) {
+/**
+ * The live area for `model`. Answers are recorded and accepted, unless `accept` says otherwise (a refused answer:
+ * the prompt box takes keys again).
+ */
+function screen(model: ScreenModel, options: { now?: number; columns?: number; accept?: boolean } = {}) {
   const calls: Calls = { answers: [], cancels: 0 };
   const props = {
     model,
-    request: REQUEST,
     now: options.now ?? STARTED + 2000,
-    rows: options.rows ?? 10,
-    onAnswer: (text: string) => calls.answers.push(text),
-    onCancel: () => {
+    columns: options.columns ?? 100,
+    onAnswer: (text: string) => {
+      calls.answers.push(text);
+      return Promise.resolve(options.accept ?? true);
+    },
+    onInterrupt: () => {
       calls.cancels += 1;
     },
   };
-  const instance = render(<RunScreen {...props} />);
+  const instance = render(<LiveArea {...props} />);
   return {
     ...instance,
     calls,
     frame: () => frameOf(instance.lastFrame),
-    update: (next: ScreenModel, now = props.now) => instance.rerender(<RunScreen {...props} model={next} now={now} />),
+    update: (next: ScreenModel, now = props.now) => instance.rerender(<LiveArea {...props} model={next} now={now} />),
   };
 }
 
@@ -125,97 +119,45 @@ async function press(stdin: { write(data: string): void }, ...keys: string[]): P
 
 afterEach(() => cleanup());
 
-describe("Header", () => {
-  it("shows the adapter, the mode, the request and the working directory", () => {
-    const { lastFrame } = render(<Header task={task()} request={REQUEST} />);
-    const frame = frameOf(lastFrame);
-    includes(frame, "adapter-command");
-    includes(frame, "sandbox-agent-runner");
-    includes(frame, "assess");
-    includes(frame, REQUEST);
-    includes(frame, WORKING_DIR);
-  });
-
-  it("before the first status event, shows the request alone", () => {
-    const { lastFrame } = render(<Header task={undefined} request="envelope.json" />);
-    const frame = frameOf(lastFrame);
-    includes(frame, "envelope.json");
-  });
-});
-
-describe("RunScreen while working", () => {
-  it("shows the header on top: adapter, mode, request, working directory", () => {
-    const { frame } = screen(modelOf(task(), ["Assessing:\n"]));
-    const shown = frame();
-    const top = linesOf(shown).slice(0, 2).join("\n");
-    includes(top, "sandbox-agent-runner");
-    includes(top, "assess");
-    includes(top, REQUEST);
-    includes(top, WORKING_DIR);
-  });
-
-  it("shows output lines, joined across chunks, and marks stderr lines with │", () => {
-    const { frame } = screen(
-      modelOf(task(), ["Assess", "ing the cycle:\n", ["warning: slow disk\n", "stderr"], "check one ... ok\n"]),
-    );
-    const shown = frame();
-    const assessing = lineIndex(shown, "Assessing the cycle:");
-    const warning = lineIndex(shown, "warning: slow disk");
-    const check = lineIndex(shown, "check one ... ok");
-    assert.ok(assessing < warning && warning < check, `lines out of order:\n${shown}`);
-    const lines = linesOf(shown);
-    assert.match(lines[warning] as string, /│\s*warning: slow disk/);
-    assert.doesNotMatch(lines[assessing] as string, /│/);
-    assert.doesNotMatch(lines[check] as string, /│/);
-  });
-
-  it("shows a line still being written", () => {
+describe("LiveArea while working", () => {
+  it("shows a line still being written, not the finished ones (they went to the scrollback)", () => {
     const { frame } = screen(modelOf(task(), ["done\nwaiting for the lock"]));
     includes(frame(), "waiting for the lock");
+    excludes(frame(), "done");
+  });
+
+  it("shows the end of a long line still being written, on one row", () => {
+    const { frame } = screen(modelOf(task(), [`${"a".repeat(300)}THE END`]), { columns: 60 });
+    const shown = frame();
+    includes(shown, "THE END");
+    assert.equal(linesOf(shown).filter((line) => line.includes("aaaa")).length, 1, shown);
+  });
+
+  it("marks a stderr line still being written with │", () => {
+    const { frame } = screen(modelOf(task(), [["warn: slow", "stderr"]]));
+    assert.match(frame(), /│ warn: slow/);
   });
 
   it("does not show escape sequences", () => {
-    const { frame } = screen(modelOf(task(), ["\u001b[32mgreen\u001b[0m text\n"]));
+    const { frame } = screen(modelOf(task(), ["\u001b[32mgreen\u001b[0m text"]));
     const shown = frame();
     includes(shown, "green text");
     excludes(shown, "[32m");
   });
 
-  it("shows `… N lines above` when the output exceeds the rows, and the last lines", () => {
-    const lines = Array.from({ length: 12 }, (_, i) => `out line ${i + 1}\n`).join("");
-    const { frame } = screen(modelOf(task(), [lines]), { rows: 5 });
-    const shown = frame();
-    includes(shown, "… 7 lines above");
-    for (let i = 8; i <= 12; i++) includes(shown, `out line ${i}`);
-    assert.ok(!/out line 7\s*$/m.test(shown), `line 7 should be hidden:\n${shown}`);
-    assert.ok(lineIndex(shown, "lines above") < lineIndex(shown, "out line 8"));
-  });
-
-  it("says `1 line above` for a single hidden line", () => {
-    const { frame } = screen(modelOf(task(), ["a\nb\nc\n"]), { rows: 2 });
-    includes(frame(), "… 1 line above");
-  });
-
-  it("counts the lines the model already dropped as above too", () => {
-    let model = modelOf(task());
-    for (let i = 1; i <= 6; i++) model = reduce(model, output(`n${i}\n`), 4);
-    const { frame } = screen(model, { rows: 3 });
-    const shown = frame();
-    includes(shown, "… 3 lines above");
-    includes(shown, "n6");
-  });
-
-  it("shows no `above` line when everything fits", () => {
-    const { frame } = screen(modelOf(task(), ["one\ntwo\n"]), { rows: 5 });
-    excludes(frame(), "above");
-  });
-
-  it("shows the state, the elapsed time and the time left to the deadline", () => {
+  it("shows the state, the elapsed time, the time left to the deadline, and that Ctrl-C cancels", () => {
     const { frame } = screen(modelOf(task(), ["x\n"]), { now: STARTED + 2000 });
     const shown = frame();
     const status = linesOf(shown)[lineIndex(shown, "working")] as string;
     assert.match(status, /working 2s/);
     assert.match(status, /1m58s left/);
+    assert.match(status, /Ctrl-C cancels/);
+  });
+
+  it("after one Ctrl-C, says a second one kills the command at once", () => {
+    const { frame } = screen({ ...modelOf(task()), interrupts: 1 });
+    includes(frame(), "canceling… Ctrl-C again kills it now");
+    excludes(frame(), "Ctrl-C cancels");
   });
 
   it("advances the elapsed time as `now` moves", () => {
@@ -227,12 +169,17 @@ describe("RunScreen while working", () => {
     includes(shown, "45s left");
   });
 
+  it("the time left is rounded up: 0s only once the deadline has come", () => {
+    const view = screen(modelOf(task()), { now: STARTED + 119_400 });
+    includes(view.frame(), " 1s left");
+  });
+
   it("shows `starting…` before the first status event", () => {
     const { frame } = screen(emptyModel());
     includes(frame(), "starting…");
   });
 
-  it("Ctrl-C calls onCancel", async () => {
+  it("Ctrl-C calls onInterrupt", async () => {
     const { stdin, calls, frame } = screen(modelOf(task(), ["busy\n"]));
     frame();
     await press(stdin, "\u0003");
@@ -253,9 +200,14 @@ describe("RunScreen while working", () => {
     const { frame } = screen(model);
     includes(frame(), "the command is no longer running");
   });
+
+  it("draws nothing once the task has ended (the summary is written above)", () => {
+    const { lastFrame } = screen(modelOf(task({ state: "completed", exitCode: 0 }), ["last\n"]));
+    assert.equal(lastFrame()?.trim() ?? "", "");
+  });
 });
 
-describe("RunScreen at input-required", () => {
+describe("LiveArea at input-required", () => {
   const PROMPT = "Apply these 3 changes? [y/N]";
 
   it("shows the prompt in a box with its hint, below the output", () => {
@@ -274,7 +226,9 @@ describe("RunScreen at input-required", () => {
       inside.some((line) => line.includes("press y or n") && line.includes('Enter sends "n"')),
       `the hint is not in the box:\n${shown}`,
     );
-    assert.ok(lineIndex(shown, "check  one ... ok") < boxTop);
+    // The finished line went to the scrollback; the prompt line, still open, is above the box.
+    excludes(shown, "check  one ... ok");
+    assert.ok(lineIndex(shown, PROMPT) < boxTop);
     assert.match(lines[lineIndex(shown, "input-required")] as string, /input-required/);
   });
 
@@ -418,112 +372,127 @@ describe("RunScreen at input-required", () => {
     assert.doesNotMatch(shown, /› xy/);
   });
 
-  it("after the answer: the box goes away and the answer is echoed", () => {
+  it("after the answer: the box goes away", () => {
     const view = screen(modelOf(prompting(PROMPT), [PROMPT]));
     includes(view.frame(), "press y or n");
-    const answered = {
-      ...modelOf(task({ state: "working" }), [PROMPT, " confirmed\n"]),
-      answers: [{ prompt: PROMPT, text: "y" }],
-    };
-    view.update(answered);
+    view.update(modelOf(task({ state: "working" }), [PROMPT, " confirmed\n"]));
     const shown = view.frame();
     excludes(shown, "press y or n");
     excludes(shown, "╭");
-    includes(shown, `» answered "y" to ${PROMPT}`);
+  });
+
+  it("a second y before the first answer is through sends nothing more", async () => {
+    const { stdin, calls, frame } = screen(modelOf(prompting(PROMPT)));
+    frame();
+    await press(stdin, "yy");
+    await press(stdin, "y");
+    assert.deepEqual(calls.answers, ["y"]);
   });
 });
 
-describe("RunScreen at the end: the summary", () => {
-  it("completed: ✔ completed, exit code 0, the duration and the bytes of output", () => {
-    const text = "Assessing:\ncheck one ... ok\n";
-    const { frame } = screen(modelOf(ended({ state: "completed", exitCode: 0 }), [text]));
-    const shown = frame();
-    const summary = linesOf(shown)[lineIndex(shown, "✔ completed")] as string;
-    assert.match(summary, /exit code 0/);
-    assert.match(summary, /1m05s/);
-    assert.match(summary, new RegExp(`${Buffer.byteLength(text)} B of output`));
-    excludes(shown, "left");
-    excludes(shown, "failure");
+describe("the input line of a text prompt", () => {
+  const ASK = "Are you sure? Type the new name:";
+
+  it("a burst of keys and Enter in one read sends all that was typed", async () => {
+    const { stdin, calls, frame } = screen(modelOf(prompting(ASK)));
+    frame();
+    await press(stdin, "Bob\r");
+    assert.deepEqual(calls.answers, ["Bob"]);
   });
 
-  it("the summary counts KiB of output", () => {
-    const big = `${"x".repeat(2047)}\n`;
-    const { frame } = screen(modelOf(ended({ state: "completed", exitCode: 0 }), [big]));
-    includes(frame(), "2.0 KiB of output");
+  it("keys in one read, Enter in the next, before any redraw: all that was typed", async () => {
+    const { stdin, calls, frame } = screen(modelOf(prompting(ASK)));
+    frame();
+    await tick();
+    stdin.write("Bo");
+    stdin.write("b");
+    stdin.write("\r");
+    await tick();
+    assert.deepEqual(calls.answers, ["Bob"]);
   });
 
-  it("failed (the command exited non-zero): application failure with the status text", () => {
-    const view = ended({
-      state: "failed",
-      exitCode: 3,
-      failKind: "application",
-      reason: "exit",
-      statusText: "the command exited with code 3",
-    });
-    const { frame } = screen(modelOf(view, [["boom\n", "stderr"]]));
-    const shown = frame();
-    includes(shown, "✘ failed");
-    includes(shown, "exit code 3");
-    includes(shown, "application failure: the command exited with code 3");
-    excludes(shown, "(deadline)");
-    excludes(shown, "✔");
+  it("a paste that ends in \\r or \\r\\n sends the line without the line break", async () => {
+    for (const paste of ["Alice\r", "Alice\r\n", "Alice\n"]) {
+      const view = screen(modelOf(prompting(ASK)));
+      view.frame();
+      await press(view.stdin, paste);
+      assert.deepEqual(view.calls.answers, ["Alice"], JSON.stringify(paste));
+      view.unmount();
+    }
   });
 
-  it("failed (timeout): application failure (deadline), the signal and the status text", () => {
-    const view = ended({
-      state: "failed",
-      exitCode: null,
-      signal: "SIGTERM",
-      failKind: "application",
-      reason: "timeout",
-      statusText: "the command ran past its 120 s deadline",
-    });
-    const { frame } = screen(modelOf(view));
-    const shown = frame();
-    includes(shown, "✘ failed");
-    includes(shown, "signal SIGTERM");
-    includes(shown, "application failure (deadline): the command ran past its 120 s deadline");
+  it("a paste of several lines sends the first and says the others were not sent", async () => {
+    const { stdin, calls, frame } = screen(modelOf(prompting(ASK)));
+    frame();
+    await press(stdin, "one\rtwo\rthree\r");
+    assert.deepEqual(calls.answers, ["one"]);
+    includes(frame(), "the 2 lines pasted after it were not sent");
   });
 
-  it("failed (infrastructure): infrastructure failure with the status text", () => {
-    const view = ended({
-      state: "failed",
-      exitCode: null,
-      failKind: "infrastructure",
-      reason: "spawn_failed",
-      statusText: "could not start node: ENOENT",
-    });
-    const { frame } = screen(modelOf(view));
-    const shown = frame();
-    includes(shown, "infrastructure failure: could not start node: ENOENT");
-    includes(shown, "no exit code");
-    excludes(shown, "application failure");
+  it("a paste with tabs: each becomes a space", async () => {
+    const { stdin, calls, frame } = screen(modelOf(prompting(ASK)));
+    frame();
+    await press(stdin, "a\tb\r");
+    assert.deepEqual(calls.answers, ["a b"]);
   });
 
-  it("canceled: ✘ canceled, no failure line", () => {
-    const view = ended({ state: "canceled", exitCode: null, signal: "SIGTERM", reason: "canceled" });
-    const { frame } = screen(modelOf(view, ["hanging\n"]));
-    const shown = frame();
-    includes(shown, "✘ canceled");
-    includes(shown, "signal SIGTERM");
-    excludes(shown, "failure");
-    includes(shown, "hanging");
+  it("backspace after an emoji removes all of it", async () => {
+    const { stdin, calls, frame } = screen(modelOf(prompting(ASK)));
+    frame();
+    await press(stdin, "Bøb é 😀");
+    includes(frame(), "Bøb é 😀");
+    await press(stdin, "\u007f", "\r");
+    assert.deepEqual(calls.answers, ["Bøb é "]);
   });
 
-  it("keeps the header and the output above the summary", () => {
-    const { frame } = screen(modelOf(ended({ state: "completed", exitCode: 0 }), ["last line\n"]));
-    const shown = frame();
-    assert.ok(lineIndex(shown, REQUEST) < lineIndex(shown, "last line"));
-    assert.ok(lineIndex(shown, "last line") < lineIndex(shown, "✔ completed"));
+  it("left and right arrows move the cursor; typing goes in at it", async () => {
+    const { stdin, calls, frame } = screen(modelOf(prompting(ASK)));
+    frame();
+    await press(stdin, "Bb", "\u001b[D", "o", "\u001b[D", "\u001b[C", "\u001b[C", "!", "\r");
+    assert.deepEqual(calls.answers, ["Bob!"]);
+  });
+
+  it("Home, End, Ctrl-A, Ctrl-E, Ctrl-U, Ctrl-W", async () => {
+    const { stdin, calls, frame } = screen(modelOf(prompting(ASK)));
+    frame();
+    await press(stdin, "middle", "\u0001", ">", "\u0005", "<", "\r");
+    assert.deepEqual(calls.answers, [">middle<"]);
+    const second = screen(modelOf(prompting(ASK)));
+    second.frame();
+    await press(second.stdin, "gone", "\u0015", "one two", "\u0017", "three", "\u001b[H", "[", "\u001b[F", "]", "\r");
+    assert.deepEqual(second.calls.answers, ["[one three]"]);
+  });
+
+  it("shows the cursor where it is: the grapheme under it in inverse", async () => {
+    const { stdin, frame } = screen(modelOf(prompting(ASK)));
+    frame();
+    await press(stdin, "abc", "\u001b[D");
+    assert.match(frame(), /› abc/);
+  });
+
+  it("a refused answer leaves the box open, and keys work again", async () => {
+    const { stdin, calls, frame } = screen(modelOf(prompting(ASK)), { accept: false });
+    frame();
+    await press(stdin, "first\r");
+    await press(stdin, "second\r");
+    assert.deepEqual(calls.answers, ["first", "second"]);
+  });
+
+  it("while an answer is on its way, a second Enter sends nothing", async () => {
+    const { stdin, calls, frame } = screen(modelOf(prompting(ASK)));
+    frame();
+    await press(stdin, "once\r\r");
+    await press(stdin, "\r");
+    assert.deepEqual(calls.answers, ["once"]);
   });
 });
 
 describe("the parts on their own", () => {
-  it("OutputPane marks stderr and not stdout", () => {
-    const { lastFrame } = render(<OutputPane model={modelOf(task(), ["o\n", ["e\n", "stderr"]])} rows={5} />);
-    const lines = linesOf(frameOf(lastFrame));
-    assert.match(lines.find((line) => line.includes("e")) as string, /^│ e/);
-    assert.match(lines.find((line) => line.includes("o")) as string, /^ {2}o/);
+  it("PartialLine marks stderr and not stdout", () => {
+    const err = frameOf(render(<PartialLine line={{ stream: "stderr", text: "e" }} />).lastFrame);
+    assert.match(err, /^│ e/);
+    const out = frameOf(render(<PartialLine line={{ stream: "stdout", text: "o" }} />).lastFrame);
+    assert.match(out, /^ {2}o/);
   });
 
   it("StatusLine without a deadline shows no bar", () => {
@@ -544,23 +513,16 @@ describe("the parts on their own", () => {
   });
 
   it("PromptBox (yes/no) names the words it sends", () => {
-    const { lastFrame } = render(<PromptBox prompt="Proceed (yes/no)" onAnswer={() => {}} />);
+    const { lastFrame } = render(<PromptBox prompt="Proceed (yes/no)" onAnswer={() => undefined} />);
     const frame = frameOf(lastFrame);
     includes(frame, "y (yes)");
     includes(frame, "n (no)");
-  });
-
-  it("Summary on its own", () => {
-    const { lastFrame } = render(<Summary task={ended({ state: "completed", exitCode: 0 })} bytes={0} />);
-    const frame = frameOf(lastFrame);
-    includes(frame, "✔ completed");
-    includes(frame, "0 B of output");
   });
 });
 
 describe("ModelStore", () => {
   it("a status event reaches the listeners at once", () => {
-    const store = new ModelStore(1000);
+    const store = new ModelStore(undefined, 1000);
     let heard = 0;
     store.subscribe(() => {
       heard += 1;
@@ -570,8 +532,9 @@ describe("ModelStore", () => {
     assert.equal(store.get().task?.state, "working");
   });
 
-  it("output is batched: one notification for a burst, after the interval", async () => {
-    const store = new ModelStore(20);
+  it("output is batched: one notification for a burst, after the interval; the lines then go to the scrollback", async () => {
+    const written: ScrollLine[] = [];
+    const store = new ModelStore((lines) => written.push(...lines), 20);
     let heard = 0;
     store.subscribe(() => {
       heard += 1;
@@ -586,10 +549,23 @@ describe("ModelStore", () => {
     );
     await tick(80);
     assert.equal(heard, 1);
+    assert.deepEqual(
+      written.map((line) => line.text),
+      ["a", "b", "c"],
+    );
+    assert.deepEqual(store.get().lines, [], "written lines leave the model");
   });
 
-  it("answered echoes the answer and clears the error; failed sets the error", () => {
-    const store = new ModelStore(1000);
+  it("many lines waiting are written at once, not at the next interval", () => {
+    const written: ScrollLine[] = [];
+    const store = new ModelStore((lines) => written.push(...lines), 60_000);
+    store.dispatch(output("x\n".repeat(1500)));
+    assert.equal(written.length, 1500);
+  });
+
+  it("answered echoes the answer between the output lines and clears the error; failed sets the error", () => {
+    const written: ScrollLine[] = [];
+    const store = new ModelStore((lines) => written.push(...lines), 1000);
     let heard = 0;
     const off = store.subscribe(() => {
       heard += 1;
@@ -598,10 +574,18 @@ describe("ModelStore", () => {
     assert.equal(store.get().error, "the command is no longer running");
     store.answered("Continue? [Y/n]", "y");
     assert.equal(store.get().error, undefined);
-    assert.deepEqual(store.get().answers, [{ prompt: "Continue? [Y/n]", text: "y" }]);
-    assert.equal(heard, 2);
+    assert.deepEqual(written, [{ stream: "note", text: 'answered "y" to Continue? [Y/n]' }]);
+    store.answered("Continue? [Y/n]", "n", "--answer");
+    assert.deepEqual(written.at(-1), { stream: "note", text: 'answered "n" to Continue? [Y/n] (--answer)' });
+    assert.equal(heard, 3);
     off();
     store.failed("again");
-    assert.equal(heard, 2);
+    assert.equal(heard, 3);
+  });
+
+  it("interrupted counts the Ctrl-C presses", () => {
+    const store = new ModelStore(undefined, 1000);
+    store.interrupted(2);
+    assert.equal(store.get().interrupts, 2);
   });
 });

@@ -1,60 +1,52 @@
-// The run screen: display only. Answers and cancels leave through the callbacks; nothing here reaches a service.
+// The screen's live area: display only, and kept small (the line still being written, the prompt box, the state);
+// everything finished is written above it, to the terminal's scrollback. Answers and Ctrl-C leave through the
+// callbacks; nothing here reaches a service.
 import { Box, Text, useInput } from "ink";
-import { useState } from "react";
+import { useReducer, useRef, useState } from "react";
+import { isTerminal } from "../../core/task.js";
 import type { TaskView } from "../../core/task-record.js";
-import { answerStyle, formatBytes, formatDuration, type ScreenModel, visibleLines } from "../screen-model.js";
+import { inputView, LineEditor } from "../line-editor.js";
+import {
+  answerStyle,
+  formatDuration,
+  formatTimeLeft,
+  type OutputLine,
+  partialLines,
+  type ScreenModel,
+} from "../screen-model.js";
 
 export interface ScreenProps {
   model: ScreenModel;
-  request: string;
   now: number;
-  rows: number;
-  onAnswer(text: string): void;
-  onCancel(): void;
+  /** The terminal's width. */
+  columns: number;
+  /** Sends an answer; resolves false when it was refused (the prompt box then takes input again). */
+  onAnswer(text: string): Promise<boolean> | undefined;
+  onInterrupt(): void;
 }
 
-export function Header({ task, request }: { task: TaskView | undefined; request: string }) {
-  const envelope = task?.envelope;
+/** The line still being written: its end, on one row, so a long one does not grow the live area. */
+export function PartialLine({ line }: { line: OutputLine }) {
+  const stderr = line.stream === "stderr";
   return (
-    <Box flexDirection="column">
-      <Text>
-        <Text bold>adapter-command</Text>{" "}
-        {envelope ? (
-          <Text>
-            {envelope.adapter} · <Text color="cyan">{envelope.mode}</Text> · {request}
-          </Text>
-        ) : (
-          <Text>echo · {request}</Text>
-        )}
-      </Text>
-      {task?.workingDir ? <Text dimColor>in {task.workingDir}</Text> : null}
-    </Box>
-  );
-}
-
-export function OutputPane({ model, rows }: { model: ScreenModel; rows: number }) {
-  const { lines, hidden } = visibleLines(model, rows);
-  return (
-    <Box flexDirection="column">
-      {hidden > 0 ? (
-        <Text dimColor>
-          … {hidden} line{hidden === 1 ? "" : "s"} above
-        </Text>
-      ) : null}
-      {lines.map((line, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity but their place on screen
-        <Text key={i} color={line.stream === "stderr" ? "yellow" : undefined} wrap="truncate-end">
-          {line.stream === "stderr" ? "│ " : "  "}
-          {line.text}
-        </Text>
-      ))}
-    </Box>
+    <Text color={stderr ? "yellow" : undefined} wrap="truncate-start">
+      {stderr ? "│ " : "  "}
+      {line.text}
+    </Text>
   );
 }
 
 const BAR = 20;
 
-export function StatusLine({ task, now }: { task: TaskView | undefined; now: number }) {
+export function StatusLine({
+  task,
+  now,
+  interrupts = 0,
+}: {
+  task: TaskView | undefined;
+  now: number;
+  interrupts?: number;
+}) {
   if (!task) return <Text dimColor>starting…</Text>;
   const started = task.startedAt ? Date.parse(task.startedAt) : now;
   const deadline = task.deadline ? Date.parse(task.deadline) : undefined;
@@ -64,9 +56,11 @@ export function StatusLine({ task, now }: { task: TaskView | undefined; now: num
     // The clock tick may be a little older than startedAt, and the task may outlive its deadline: clamp to 0..1.
     const done = Math.min(1, Math.max(0, elapsed / (deadline - started)));
     const filled = Math.round(done * BAR);
-    bar = ` ${"█".repeat(filled)}${"░".repeat(BAR - filled)} ${formatDuration(deadline - now)} left`;
+    bar = ` ${"█".repeat(filled)}${"░".repeat(BAR - filled)} ${formatTimeLeft(deadline - Math.max(now, started))} left`;
   }
   const colour = task.state === "input-required" ? "magenta" : "blue";
+  const keys =
+    interrupts === 0 ? "Ctrl-C cancels" : interrupts === 1 ? "canceling… Ctrl-C again kills it now" : "killing…";
   return (
     <Text>
       <Text color={colour} bold>
@@ -74,102 +68,128 @@ export function StatusLine({ task, now }: { task: TaskView | undefined; now: num
       </Text>{" "}
       {formatDuration(elapsed)}
       <Text dimColor>{bar}</Text>
+      <Text dimColor> · </Text>
+      <Text color={interrupts > 0 ? "yellow" : undefined} dimColor={interrupts === 0}>
+        {keys}
+      </Text>
     </Text>
   );
 }
+
+/** The frame's own columns: the border and the padding of the prompt box. */
+const BOX_EDGES = 4;
 
 export function PromptBox({
   prompt,
   onAnswer,
   error,
+  columns = 80,
 }: {
   prompt: string;
-  onAnswer(text: string): void;
+  onAnswer(text: string): Promise<boolean> | undefined;
   error?: string | undefined;
+  columns?: number;
 }) {
   const style = answerStyle(prompt);
-  const [typed, setTyped] = useState("");
+  const [editor] = useState(() => new LineEditor());
+  const [, redraw] = useReducer((n: number) => n + 1, 0);
+  // Once an answer is on its way, keys wait: a second Enter in the same burst must not send a second answer.
+  const sending = useRef(false);
+  const [dropped, setDropped] = useState(0);
+  const send = (text: string) => {
+    sending.current = true;
+    onAnswer(text)?.then((accepted) => {
+      if (!accepted) sending.current = false;
+    });
+  };
   useInput((input, key) => {
-    if (key.ctrl) return;
+    if ((key.ctrl && input === "c") || sending.current) return;
     if (style.kind === "yes-no") {
       const lower = input.toLowerCase();
-      if (lower === "y") onAnswer(style.yes);
-      else if (lower === "n") onAnswer(style.no);
-      else if (key.return && style.enter !== undefined) onAnswer(style.enter);
+      if (lower === "y") send(style.yes);
+      else if (lower === "n") send(style.no);
+      else if (key.return && style.enter !== undefined) send(style.enter);
       return;
     }
-    if (key.return) {
-      onAnswer(typed);
-      setTyped("");
-    } else if (key.backspace || key.delete) setTyped((t) => t.slice(0, -1));
-    else if (input && !key.meta && !key.escape && !key.tab && !key.upArrow && !key.downArrow)
-      setTyped((t) => (t + input).slice(0, 4096));
+    if (key.leftArrow) editor.left();
+    else if (key.rightArrow) editor.right();
+    else if (key.home) editor.home();
+    else if (key.end) editor.end();
+    // Ink reports DEL (what Backspace sends) as `delete`, like the Delete key: both remove the grapheme before.
+    else if (key.backspace || key.delete) editor.backspace();
+    else if (key.ctrl) editKey(editor, input);
+    else if (key.meta || key.escape || key.tab || key.upArrow || key.downArrow || key.pageUp || key.pageDown) return;
+    else {
+      const lines = editor.type(input);
+      const [first, ...rest] = lines;
+      if (first !== undefined) send(first);
+      if (rest.length > 0) setDropped(rest.length);
+    }
+    redraw();
   });
+  const width = Math.max(4, columns - BOX_EDGES - 2);
+  const view = inputView(editor.value, editor.cursor, width);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="magenta" paddingX={1}>
-      <Text bold>{prompt}</Text>
+      <Text bold wrap="truncate-end">
+        {prompt}
+      </Text>
       {style.kind === "yes-no" ? (
         <Text dimColor>
           press {style.yes === "y" ? "y" : "y (yes)"} or {style.no === "n" ? "n" : "n (no)"}
           {style.enter !== undefined ? `; Enter sends "${style.enter}"` : ""}
         </Text>
       ) : (
-        <Text>
-          <Text color="magenta">› </Text>
-          {typed}
-          <Text inverse> </Text>
-        </Text>
+        <>
+          <Text>
+            <Text color="magenta">› </Text>
+            {view.before}
+            <Text inverse>{view.under}</Text>
+            {view.after}
+          </Text>
+          <Text dimColor>
+            Enter sends the line
+            {dropped > 0 ? ` (the ${dropped} line${dropped === 1 ? "" : "s"} pasted after it were not sent)` : ""}
+          </Text>
+        </>
       )}
       {error ? <Text color="red">{error}</Text> : null}
     </Box>
   );
 }
 
-export function Summary({ task, bytes }: { task: TaskView; bytes: number }) {
-  const ok = task.state === "completed";
-  const duration = task.startedAt && task.endedAt ? Date.parse(task.endedAt) - Date.parse(task.startedAt) : 0;
-  const how =
-    task.exitCode !== null ? `exit code ${task.exitCode}` : task.signal ? `signal ${task.signal}` : "no exit code";
-  return (
-    <Box flexDirection="column" marginTop={1}>
-      <Text>
-        <Text color={ok ? "green" : task.state === "canceled" ? "yellow" : "red"} bold>
-          {ok ? "✔" : "✘"} {task.state}
-        </Text>{" "}
-        · {how} · {formatDuration(duration)} · {formatBytes(bytes)} of output
-      </Text>
-      {task.state === "failed" ? (
-        <Text color="red">
-          {task.failKind === "infrastructure" ? "infrastructure failure" : "application failure"}
-          {task.reason === "timeout" ? " (deadline)" : ""}: {task.statusText}
-        </Text>
-      ) : null}
-    </Box>
-  );
+/** The line-editing keys a terminal's line discipline and readline give. */
+function editKey(editor: LineEditor, input: string): void {
+  if (input === "a") editor.home();
+  else if (input === "e") editor.end();
+  else if (input === "b") editor.left();
+  else if (input === "f") editor.right();
+  else if (input === "d") editor.deleteForward();
+  else if (input === "u") editor.deleteToStart();
+  else if (input === "k") editor.deleteToEnd();
+  else if (input === "w") editor.deleteWordBackward();
 }
 
-export function RunScreen({ model, request, now, rows, onAnswer, onCancel }: ScreenProps) {
+/** The live area: nothing once the task has ended (the summary is written above it, as the last lines). */
+export function LiveArea({ model, now, columns, onAnswer, onInterrupt }: ScreenProps) {
   const task = model.task;
-  const ended = task && (task.state === "completed" || task.state === "failed" || task.state === "canceled");
   useInput((input, key) => {
-    if (key.ctrl && input === "c") onCancel();
+    if (key.ctrl && input === "c") onInterrupt();
   });
+  if (task && isTerminal(task.state)) return null;
+  const partial = partialLines(model);
+  const prompt = task?.state === "input-required" ? task.prompt : undefined;
   return (
     <Box flexDirection="column">
-      <Header task={task} request={request} />
-      <OutputPane model={model} rows={rows} />
-      {model.answers.map((a, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: answers are only ever appended
-        <Text key={i} dimColor>
-          » answered {JSON.stringify(a.text)} to {a.prompt}
-        </Text>
+      {partial.map((line) => (
+        <PartialLine key={line.stream} line={line} />
       ))}
-      {task?.state === "input-required" && task.prompt ? (
-        <PromptBox key={task.prompt.id} prompt={task.prompt.text} onAnswer={onAnswer} error={model.error} />
+      {prompt ? (
+        <PromptBox key={prompt.id} prompt={prompt.text} onAnswer={onAnswer} error={model.error} columns={columns} />
       ) : model.error ? (
         <Text color="red">{model.error}</Text>
       ) : null}
-      {ended ? <Summary task={task} bytes={model.bytes} /> : <StatusLine task={task} now={now} />}
+      <StatusLine task={task} now={now} interrupts={model.interrupts} />
     </Box>
   );
 }

@@ -1,0 +1,80 @@
+// Clean redraws on resize (CONTRACT section 6). Ink erases its live area by counting the lines it drew. A terminal
+// that reflows on resize (tmux and most terminals do) has turned the wide lines of that area into several rows once
+// it was narrowed, and the rows above Ink's count would stay on screen as copies. So Ink draws on this wrapper of the
+// terminal stream: it keeps the last frame Ink wrote, and when the terminal narrows it erases every row that frame
+// now takes, before Ink hears of the resize and redraws.
+import { EventEmitter } from "node:events";
+import stringWidth from "string-width";
+
+/** log-update ends its erasing with "cursor to column 1"; what follows in the same write is the frame. */
+const AFTER_ERASE = "\u001b[G";
+
+export interface ReflowGuard {
+  /** The stream to hand to Ink. */
+  stdout: NodeJS.WriteStream;
+  dispose(): void;
+}
+
+/** Rows that `frame` (lines ending in `\n`) takes in a terminal `columns` wide that wraps long lines. */
+export function rowsOf(frame: string, columns: number): number {
+  const lines = frame.split("\n");
+  lines.pop();
+  return lines.reduce((rows, line) => rows + Math.max(1, Math.ceil(stringWidth(line) / Math.max(1, columns))), 0);
+}
+
+/** xterm cuts lines when narrowed rather than wrapping them again (it sets XTERM_VERSION); the others reflow. */
+export const terminalReflows = (env: NodeJS.ProcessEnv = process.env) => !("XTERM_VERSION" in env);
+
+export function guardReflow(real: NodeJS.WriteStream, reflows = terminalReflows()): ReflowGuard {
+  const resizes = new EventEmitter();
+  let frame = "";
+  let columns = real.columns || 80;
+  const write = (chunk: unknown, ...rest: unknown[]) => {
+    const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString() : "";
+    const erased = text.lastIndexOf(AFTER_ERASE);
+    const tail = erased === -1 ? text : text.slice(erased + AFTER_ERASE.length);
+    // Cursor and synchronisation escapes come in writes of their own, without a line break: not frames.
+    if (erased !== -1 || tail.endsWith("\n")) frame = tail;
+    return (real.write as (...args: unknown[]) => boolean)(chunk, ...rest);
+  };
+  const onResize = () => {
+    const now = real.columns || 80;
+    if (reflows && now < columns) {
+      const drawn = frame.split("\n").length - 1;
+      const rows = rowsOf(frame, now);
+      // Up to the first row of the reflowed frame, erase it all, then down to where Ink's own erasing expects
+      // the cursor, so that erasing `drawn` lines upwards ends on that first row and takes no line above it.
+      if (rows > drawn) real.write(`\u001b[${rows}A\r\u001b[J${drawn > 0 ? `\u001b[${drawn}B` : ""}`);
+    }
+    columns = now;
+    resizes.emit("resize");
+  };
+  real.on("resize", onResize);
+  const listen = (method: "on" | "off" | "once") =>
+    function (this: unknown, event: string | symbol, listener: (...args: unknown[]) => void) {
+      if (event === "resize") resizes[method](event, listener);
+      else (real as EventEmitter)[method](event, listener);
+      return stdout;
+    };
+  const own: Record<string | symbol, unknown> = {
+    write,
+    on: listen("on"),
+    addListener: listen("on"),
+    once: listen("once"),
+    off: listen("off"),
+    removeListener: listen("off"),
+  };
+  const stdout = new Proxy(real, {
+    get(target, key) {
+      if (key in own) return own[key];
+      const value = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return {
+    stdout,
+    dispose: () => {
+      real.off("resize", onResize);
+    },
+  };
+}

@@ -1,0 +1,128 @@
+// `run` in a terminal (CONTRACT section 6). The header and every finished line are written at once, above the live
+// area, so they reach the terminal's scrollback; the live area (Ink) is drawn once Ink has loaded, which takes
+// longer than starting the task. This module owns the dispatcher subscription, the answers and Ctrl-C.
+import { setTimeout as sleep } from "node:timers/promises";
+import { EXIT, exitCodeOf } from "../commands/exit-codes.js";
+import type { Dispatcher } from "../core/dispatcher.js";
+import type { Analysis } from "../core/envelope.js";
+import { isTerminal } from "../core/task.js";
+import type { Io } from "../io/io.js";
+import { AnswerSource, answerPrompts, sendAnswer } from "./answers.js";
+import type { LiveOptions, MountedLive } from "./ink/run-ink.js";
+import { Interrupts } from "./interrupts.js";
+import { holdKeys } from "./key-hold.js";
+import { ModelStore } from "./model-store.js";
+import { paintFor } from "./paint.js";
+import { headerLines, Scrollback, summaryLines } from "./scrollback.js";
+
+let loading: Promise<typeof import("./ink/run-ink.js")> | undefined;
+
+/** Starts loading Ink (the slow part of the screen) without waiting for it: call it as early as possible. */
+export function loadLive(): Promise<typeof import("./ink/run-ink.js")> {
+  loading ??= import("./ink/run-ink.js");
+  loading.catch(() => {});
+  return loading;
+}
+
+export interface ScreenOptions {
+  file: string;
+  inputMode: "text-line" | undefined;
+  /** --answer values: they answer the first prompts, before anything is typed. */
+  answers: readonly string[];
+  /** The --workspace, named in the hint when the runner is not found. */
+  workspace?: string;
+  Screen?: LiveOptions["Screen"];
+}
+
+/** Lets the last frame Ink was asked for reach the terminal before it is erased (Ink draws at most every 33 ms). */
+const SETTLE_MS = 60;
+
+export async function runScreen(
+  dispatcher: Dispatcher,
+  analysis: Analysis,
+  options: ScreenOptions,
+  io: Io,
+  reportRejection: (error: unknown, file: string, io: Io) => number | Promise<number>,
+): Promise<number> {
+  const live = loadLive();
+  const paint = paintFor(io.stdout);
+  const scrollback = new Scrollback(io.stdout, paint);
+  const store = new ModelStore((lines) => scrollback.lines(lines));
+  const off = dispatcher.subscribe((event) => store.dispatch(event));
+  let taskId: string;
+  try {
+    const task = dispatcher.submit({ analysis, hitlActivated: true, forceTextLine: options.inputMode === "text-line" });
+    taskId = task.id;
+    const request =
+      analysis.valid && analysis.dispatch === "adapter-command" ? analysis.envelope.command[3] : options.file;
+    scrollback.write(headerLines(task, request, paint));
+  } catch (error) {
+    off();
+    return reportRejection(error, options.file, io);
+  }
+
+  const interrupts = new Interrupts(dispatcher, taskId, (count) => store.interrupted(count));
+  const stopListening = interrupts.listen();
+  const releaseKeys = holdKeys(io.stdin, interrupts.interrupt);
+  const stopAnswering = answerPrompts(dispatcher, taskId, new AnswerSource(options.answers, undefined), {
+    answered: (prompt, text) => store.answered(prompt, text, "--answer"),
+    refused: (prompt, reason) => store.dispatch({ type: "note", text: `--answer not taken by ${prompt}: ${reason}` }),
+    exhausted: () => {},
+  });
+  const onAnswer = async (text: string) => {
+    const result = await sendAnswer(dispatcher, taskId, text);
+    if (result.ok) store.answered(result.prompt, text);
+    else store.failed(result.reason);
+    return result.ok;
+  };
+  const restore = () => {
+    if (io.stdin.isTTY) io.stdin.setRawMode?.(false);
+    io.stdout.write("\u001b[?25h");
+  };
+  process.once("exit", restore);
+
+  const settled = dispatcher.settled(taskId);
+  let mounted: MountedLive | undefined;
+  let crashed = false;
+  // A quick command may be over before Ink has loaded: then there is no live area to draw at all.
+  const loaded = await Promise.race([settled.then(() => undefined), live.catch(() => undefined)]);
+  if (loaded && !isTerminal(dispatcher.get(taskId, false).state)) {
+    releaseKeys(true);
+    mounted = loaded.mountLive(
+      {
+        store,
+        scrollback,
+        onAnswer,
+        onInterrupt: interrupts.interrupt,
+        ...(options.Screen ? { Screen: options.Screen } : {}),
+      },
+      io,
+    );
+    const exited = mounted.exited.then(
+      () => {},
+      () => {
+        // The screen broke: the task must not run on unseen.
+        crashed = true;
+        dispatcher.cancelIfRunning(taskId);
+      },
+    );
+    await Promise.race([settled, exited]);
+  }
+  await settled;
+  store.flush();
+  if (mounted && !crashed) {
+    await sleep(SETTLE_MS);
+    mounted.close();
+    await mounted.exited.catch(() => {});
+  }
+  releaseKeys(false);
+  scrollback.route(undefined);
+  const ended = dispatcher.get(taskId, false);
+  scrollback.write(["", ...summaryLines(ended, store.get().bytes, paint, options.workspace)]);
+  off();
+  stopAnswering();
+  stopListening();
+  process.off("exit", restore);
+  restore();
+  return crashed ? EXIT.infrastructure : exitCodeOf(ended);
+}

@@ -1,0 +1,62 @@
+// What the screen writes above its live area (CONTRACT section 6): the header, every finished line of output, the
+// answers sent, and the summary. Each is written once, as the terminal's own text, so the terminal wraps long lines,
+// and its scrollback keeps them all after the run. Needs no Ink, so the first lines appear before Ink has loaded.
+import type { TaskView } from "../core/task-record.js";
+import { escapeControls, type Paint } from "./paint.js";
+import { formatBytes, formatDuration, type ScrollLine } from "./screen-model.js";
+import { endingOf } from "./words.js";
+
+export class Scrollback {
+  private through: ((text: string) => void) | undefined;
+
+  constructor(
+    private readonly out: NodeJS.WritableStream,
+    private readonly paint: Paint,
+  ) {}
+
+  /** While a live area is drawn, text goes through `write`, which erases the area, writes, and draws it again. */
+  route(write: ((text: string) => void) | undefined): void {
+    this.through = write;
+  }
+
+  write(lines: readonly string[]): void {
+    if (lines.length === 0) return;
+    const text = `${lines.join("\n")}\n`;
+    if (this.through) this.through(text);
+    else this.out.write(text);
+  }
+
+  lines(lines: readonly ScrollLine[]): void {
+    this.write(lines.map((line) => formatLine(line, this.paint)));
+  }
+}
+
+/** stdout as it is, stderr marked with │ (and yellow), the tool's own notes with ». */
+export function formatLine(line: ScrollLine, paint: Paint): string {
+  if (line.stream === "stderr") return paint.yellow(`│ ${line.text}`);
+  if (line.stream === "note") return paint.dim(`» ${line.text}`);
+  return `  ${line.text}`;
+}
+
+/** The envelope: adapter, mode, request and working directory (the request alone before the task exists). */
+export function headerLines(task: TaskView | undefined, request: string, paint: Paint): string[] {
+  const envelope = task?.envelope;
+  const what = envelope
+    ? `${envelope.adapter} · ${paint.cyan(envelope.mode)} · ${escapeControls(request)}`
+    : `echo · ${escapeControls(request)}`;
+  const lines = [`${paint.bold("adapter-command")} ${what}`];
+  if (task?.workingDir) lines.push(paint.dim(`in ${escapeControls(task.workingDir)}`));
+  return lines;
+}
+
+/** The last lines of a run: how it ended, how long it took, how much it printed, and what to try when it failed. */
+export function summaryLines(task: TaskView, bytes: number, paint: Paint, workspace?: string): string[] {
+  const ending = endingOf(task, workspace);
+  const duration = task.startedAt && task.endedAt ? Date.parse(task.endedAt) - Date.parse(task.startedAt) : 0;
+  const colour = ending.ok ? paint.green : task.state === "canceled" ? paint.yellow : paint.red;
+  const head = paint.bold(colour(`${ending.ok ? "✔" : "✘"} ${ending.state}`));
+  const parts = [ending.how, formatDuration(duration), `${formatBytes(bytes)} of output`].filter(
+    (part) => part !== undefined,
+  );
+  return [`${head} · ${parts.join(" · ")}`, ...ending.details.map((line) => paint.red(escapeControls(line)))];
+}

@@ -1,0 +1,103 @@
+// Clean redraws on resize (CONTRACT section 6): when the terminal narrows, the rows the last live frame takes once
+// the terminal has reflowed it are erased before Ink hears of the resize; widening erases nothing.
+import assert from "node:assert/strict";
+import { EventEmitter } from "node:events";
+import { describe, it } from "node:test";
+import { guardReflow, rowsOf, terminalReflows } from "../../src/ui/ink/reflow.js";
+
+/** A terminal stream: records writes, has a width, emits resize. */
+function fakeTerminal(columns: number) {
+  const written: string[] = [];
+  const stream = Object.assign(new EventEmitter(), {
+    columns,
+    rows: 30,
+    isTTY: true,
+    write(text: string) {
+      written.push(text);
+      return true;
+    },
+  });
+  return { stream: stream as unknown as NodeJS.WriteStream & { columns: number }, written };
+}
+
+/** A frame as Ink's log-update writes it: erase the previous lines, back to column 1, then the lines. */
+const frameWrite = (lines: string[]) => `\u001b[2K\u001b[1A\u001b[2K\u001b[G${lines.join("\n")}\n`;
+
+describe("rowsOf", () => {
+  it("counts each line as the rows it wraps into, an empty one as one, escapes as nothing", () => {
+    assert.equal(rowsOf("a\n\nb\n", 10), 3);
+    assert.equal(rowsOf(`${"x".repeat(100)}\n`, 40), 3);
+    assert.equal(rowsOf(`${"x".repeat(40)}\n`, 40), 1);
+    assert.equal(rowsOf(`\u001b[35m${"x".repeat(41)}\u001b[39m\n`, 40), 2);
+    assert.equal(rowsOf("😀😀\n", 3), 2);
+    assert.equal(rowsOf("", 40), 0);
+  });
+});
+
+describe("guardReflow", () => {
+  it("narrowing: erases every row of the reflowed frame, then lets Ink erase its own count from there", () => {
+    const { stream, written } = fakeTerminal(100);
+    const guard = guardReflow(stream);
+    const heard: string[] = [];
+    guard.stdout.on("resize", () => heard.push(written.at(-1) ?? ""));
+    guard.stdout.write(frameWrite(["x".repeat(100), "status"]));
+    stream.columns = 50;
+    stream.emit("resize");
+    // Three rows now (100 columns in two rows of 50, and the status): up three, erase down, back down two.
+    assert.equal(written.at(-1), "\u001b[3A\r\u001b[J\u001b[2B");
+    assert.deepEqual(heard, ["\u001b[3A\r\u001b[J\u001b[2B"], "Ink hears of the resize after the erase");
+    guard.dispose();
+  });
+
+  it("widening, or narrowing a frame that still fits, writes nothing of its own", () => {
+    const { stream, written } = fakeTerminal(80);
+    const guard = guardReflow(stream);
+    guard.stdout.write(frameWrite(["short", "lines"]));
+    const before = written.length;
+    stream.columns = 120;
+    stream.emit("resize");
+    stream.columns = 40;
+    stream.emit("resize");
+    assert.equal(written.length, before);
+    guard.dispose();
+  });
+
+  it("remembers the last frame, not the text written above it nor cursor escapes", () => {
+    const { stream, written } = fakeTerminal(60);
+    const guard = guardReflow(stream);
+    guard.stdout.write(frameWrite(["y".repeat(60)]));
+    guard.stdout.write("\u001b[?25l");
+    stream.columns = 30;
+    stream.emit("resize");
+    assert.equal(written.at(-1), "\u001b[2A\r\u001b[J\u001b[1B");
+    guard.dispose();
+  });
+
+  it("in a terminal that cuts lines instead of wrapping them (xterm), erases nothing of its own", () => {
+    assert.equal(terminalReflows({ XTERM_VERSION: "XTerm(390)" }), false);
+    assert.equal(terminalReflows({ TERM: "xterm-256color" }), true);
+    const { stream, written } = fakeTerminal(100);
+    const guard = guardReflow(stream, false);
+    guard.stdout.write(frameWrite(["x".repeat(100)]));
+    const before = written.length;
+    stream.columns = 50;
+    stream.emit("resize");
+    assert.equal(written.length, before);
+    guard.dispose();
+  });
+
+  it("passes other events and properties through, and stops listening when disposed", () => {
+    const { stream } = fakeTerminal(60);
+    const guard = guardReflow(stream);
+    let drained = 0;
+    guard.stdout.on("drain", () => {
+      drained += 1;
+    });
+    stream.emit("drain");
+    assert.equal(drained, 1);
+    assert.equal(guard.stdout.columns, 60);
+    assert.equal(guard.stdout.isTTY, true);
+    guard.dispose();
+    assert.equal(stream.listenerCount("resize"), 0);
+  });
+});
