@@ -224,6 +224,21 @@ describe("run --json", () => {
     assert.equal(textOf(events, "stderr"), written.stderr.toString("utf8"));
   });
 
+  it("a finished log line that mentions a marker, then silence: no prompt, the task completes", async () => {
+    const output = "INFO Are you sure the cache is warm? checking...\n";
+    const file = writeEnvelope(
+      { working_dir: "say", timeout_seconds: 30, input_mode: "text-line" },
+      { text: JSON.stringify({ write: output, quietMs: 800 }) },
+    );
+    const result = await runCli(runJson(file));
+    assert.equal(result.code, 0, result.stderr);
+    const events = parseNdjson(result.stdout);
+    checkEvents(events);
+    const states = events.filter((event) => event.kind === "status-update").map((event) => event.status?.state);
+    assert.deepEqual(states, ["submitted", "working", "completed"]);
+    assert.equal(textOf(events, "stdout"), output);
+  });
+
   it("a rejected envelope prints no events (exit 3)", async () => {
     const result = await runCli(runJson(writeEnvelope({ working_dir: "ok", adapter: "other" })));
     assert.equal(result.code, 3, result.stderr);
