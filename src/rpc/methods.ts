@@ -2,6 +2,7 @@
 import { JSONRPCErrorException, JSONRPCServer } from "json-rpc-2.0";
 import * as v from "valibot";
 import { agentCard, eventOf, SERVICE_PARAMETERS, taskOf, type WireEvent } from "../a2a/codec.js";
+import { checkAnswerMessage } from "../core/answer-message.js";
 import type { Dispatcher, DispatcherEvent } from "../core/dispatcher.js";
 import { analyzeSendParams } from "../core/envelope.js";
 import { CoreError } from "../core/errors.js";
@@ -102,6 +103,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
       throw new JSONRPCErrorException("Invalid params: expected MessageSendParams (an object)", RPC.invalidParams, {});
     const message = params.message;
     if (isRecord(message) && isRecord(message.metadata) && "hitl_response_for" in message.metadata) {
+      checkAnswerMessage(message, "user");
       const task = await dispatcher.answer({
         taskId: typeof message.taskId === "string" ? message.taskId : undefined,
         contextId: typeof message.contextId === "string" ? message.contextId : undefined,
