@@ -1,4 +1,5 @@
-// The one table from core errors to JSON-RPC errors (A2A 0.3 codes, and -32010/-32011 of hitl-prompt/v1).
+// The one table from core errors to JSON-RPC errors (A2A 0.3 codes, -32000 of CONTRACT 5.5, and -32010/-32011 of
+// hitl-prompt/v1).
 import { JSONRPCErrorException } from "json-rpc-2.0";
 import type { CoreError, CoreErrorCode } from "../core/errors.js";
 import { HITL_URI } from "../core/uris.js";
@@ -9,6 +10,7 @@ export const RPC = {
   methodNotFound: -32601,
   invalidParams: -32602,
   internal: -32603,
+  serverBusy: -32000,
   taskNotFound: -32001,
   taskNotCancelable: -32002,
   hitlUnknown: -32010,
@@ -22,7 +24,8 @@ const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; message?: str
   task_not_cancelable: { code: RPC.taskNotCancelable },
   hitl_unknown: { code: RPC.hitlUnknown, hitl: true, message: "hitl_already_answered_or_unknown" },
   hitl_invalid: { code: RPC.hitlInvalid, hitl: true, message: "hitl_response_invalid" },
-  busy: { code: RPC.internal },
+  // A full queue (CONTRACT 5.5): data.reason "queue_full" tells the client to try again later.
+  busy: { code: RPC.serverBusy, message: "server busy" },
   shutting_down: { code: RPC.internal },
 };
 

@@ -7,11 +7,11 @@ import type { Dispatcher, DispatcherEvent } from "../core/dispatcher.js";
 import { analyzeSendParams } from "../core/envelope.js";
 import { CoreError } from "../core/errors.js";
 import { isRecord } from "../core/json-value.js";
-import { problemsFromIssues } from "../core/problems.js";
 import { isTerminal } from "../core/task.js";
 import type { TaskView } from "../core/task-record.js";
 import { ADAPTER_URI, HITL_URI } from "../core/uris.js";
 import { RPC, toRpcError } from "./errors.js";
+import { parseParams } from "./params.js";
 
 /** Per request: work to do once its response has been written (a stream's events must follow its result). */
 export interface RequestContext {
@@ -30,18 +30,6 @@ const IdParams = v.looseObject({
   historyLength: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
 });
 const RECOGNISED = [ADAPTER_URI, HITL_URI];
-
-function parseParams<T>(schema: v.GenericSchema<unknown, T>, params: unknown): T {
-  const parsed = v.safeParse(schema, params ?? {});
-  if (parsed.success) return parsed.output;
-  const errors = problemsFromIssues(parsed.issues, "/params");
-  const first = errors[0];
-  throw new JSONRPCErrorException(
-    `Invalid params: ${first ? `${first.message} at ${first.path}` : "malformed"}`,
-    RPC.invalidParams,
-    { errors },
-  );
-}
 
 /** The extensions activated by `params.metadata["a2a-service-parameters"]["A2A-Extensions"]` that we recognise. */
 export function activatedExtensions(params: Record<string, unknown>): string[] {
@@ -100,7 +88,9 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<RequestContext> {
 
   const send = async (params: unknown, context: RequestContext, streaming: boolean) => {
     if (!isRecord(params))
-      throw new JSONRPCErrorException("Invalid params: expected MessageSendParams (an object)", RPC.invalidParams, {});
+      throw new JSONRPCErrorException("Invalid params: expected MessageSendParams (an object)", RPC.invalidParams, {
+        errors: [{ path: "", code: "wrong_type", message: "expected MessageSendParams (an object)" }],
+      });
     const message = params.message;
     if (isRecord(message) && isRecord(message.metadata) && "hitl_response_for" in message.metadata) {
       checkAnswerMessage(message, "user");
