@@ -17,7 +17,8 @@ export const RPC = {
   hitlInvalid: -32011,
 } as const;
 
-const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; message?: string }> = {
+/** `message` replaces the core's words; `prefix` goes before them. */
+const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; message?: string; prefix?: string }> = {
   envelope_rejected: { code: RPC.invalidParams },
   invalid_params: { code: RPC.invalidParams },
   task_not_found: { code: RPC.taskNotFound },
@@ -25,12 +26,13 @@ const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; message?: str
   hitl_unknown: { code: RPC.hitlUnknown, hitl: true, message: "hitl_already_answered_or_unknown" },
   hitl_invalid: { code: RPC.hitlInvalid, hitl: true, message: "hitl_response_invalid" },
   // A full queue (CONTRACT 5.5): data.reason "queue_full" tells the client to try again later.
-  busy: { code: RPC.serverBusy, message: "server busy" },
+  busy: { code: RPC.serverBusy, prefix: "server busy" },
   shutting_down: { code: RPC.internal },
 };
 
 export function toRpcError(error: CoreError): JSONRPCErrorException {
   const row = TABLE[error.code];
   const data = row.hitl ? { extension: HITL_URI, ...error.data } : { ...error.data };
-  return new JSONRPCErrorException(row.message ?? error.message, row.code, data);
+  const message = row.message ?? (row.prefix ? `${row.prefix}: ${error.message}` : error.message);
+  return new JSONRPCErrorException(message, row.code, data);
 }
