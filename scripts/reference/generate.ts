@@ -86,7 +86,7 @@ const BLOCKS: Record<string, () => string> = {
         return [
           code(name),
           code(row.code),
-          old.message ? code(old.message) : "the error's own words",
+          old.message ? code(old.message) : old.prefix ? `${code(`${old.prefix}: …`)}` : "the error's own words",
           `${code(row.reason)} (${row.domain})`,
           `${row.http} ${code(row.status)}`,
         ];

@@ -4,7 +4,7 @@ import * as v from "valibot";
 import { CoreError } from "../core/errors.js";
 import { isRecord } from "../core/json-value.js";
 import { DEFAULT_PAGE_SIZE, decodePageToken, type ListQuery, MAX_PAGE_SIZE } from "../core/list-query.js";
-import { type Problem, problemsFromIssues } from "../core/problems.js";
+import { type Problem, problemsFromIssues, shown } from "../core/problems.js";
 import type { TaskState } from "../core/task.js";
 import type { GetRequest, ListRequest } from "./requests.js";
 
@@ -19,8 +19,20 @@ export function invalidParams(errors: Problem[]): CoreError {
   );
 }
 
-export function parseParams<T>(schema: v.GenericSchema<unknown, T>, params: unknown): T {
-  const parsed = v.safeParse(schema, params ?? {});
+type ParamsSchema = v.LooseObjectSchema<v.ObjectEntries, undefined>;
+
+/**
+ * The params as `schema` reads them, else invalid params with every problem a JSON Pointer into `params` (`/id`).
+ * valibot reports a missing key under its object's type ("expected an object"); with every key present (undefined
+ * when missing), each field's own schema says what it expected instead ("expected a string, found nothing").
+ */
+export function parseParams<S extends ParamsSchema>(schema: S, params: unknown): v.InferOutput<S> {
+  const given = params ?? {};
+  // valibot takes an array for an object too, and would only miss its keys.
+  if (!isRecord(given))
+    throw invalidParams([{ path: "", code: "wrong_type", message: `expected an object, found ${shown(given)}` }]);
+  const keys = Object.fromEntries(Object.keys(schema.entries).map((key) => [key, undefined]));
+  const parsed = v.safeParse(schema, { ...keys, ...given });
   if (parsed.success) return parsed.output;
   throw invalidParams(problemsFromIssues(parsed.issues, ""));
 }
@@ -97,4 +109,9 @@ export function listRequestOf(params: unknown, stateOf: (name: string) => TaskSt
   const request: ListRequest = { query, includeArtifacts: parsed.includeArtifacts === true };
   if (parsed.historyLength !== undefined) request.historyLength = parsed.historyLength;
   return request;
+}
+
+/** A message whose metadata carries `hitl_response_for` answers a prompt (CONTRACT section 4). */
+export function carriesAnswer(message: unknown): boolean {
+  return isRecord(message) && isRecord(message.metadata) && "hitl_response_for" in message.metadata;
 }

@@ -7,6 +7,7 @@ import { isRecord } from "../core/json-value.js";
 import type { ListPage } from "../core/list-query.js";
 import { isTerminal } from "../core/task.js";
 import { HITL_URI } from "../core/uris.js";
+import { carriesAnswer } from "./decode.js";
 import type { GetRequest, ListRequest, SendRequest } from "./requests.js";
 import { type StopRule, stopsAt, TaskStream } from "./task-stream.js";
 
@@ -70,12 +71,11 @@ export class A2aService {
   private async answerIn(request: SendRequest): Promise<TaskView | undefined> {
     const message = request.params.message;
     if (!isRecord(message)) return undefined;
-    const metadata = message.metadata;
-    if (isRecord(metadata) && "hitl_response_for" in metadata) {
+    if (carriesAnswer(message)) {
       return this.dispatcher.answer({
         taskId: typeof message.taskId === "string" ? message.taskId : undefined,
         contextId: typeof message.contextId === "string" ? message.contextId : undefined,
-        response: metadata.hitl_response_for,
+        response: (message.metadata as Record<string, unknown>).hitl_response_for,
       });
     }
     if (typeof message.taskId === "string") {

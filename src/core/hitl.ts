@@ -84,8 +84,10 @@ export function checkResponseShape(
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** A high surrogate not followed by a low one, or a low one without a high one before it (UTF-16 code units). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** Check 3: the payload against the prompt's response schema, with the byte limit and the control-character rule. */
+/** Check 3: the payload against the prompt's response schema, with the byte limit and the rules on control characters and lone surrogates. */
 export function checkPayload(
   payload: Record<string, unknown>,
 ): { ok: true; text: string } | { ok: false; errors: ValidationError[] } {
@@ -117,6 +119,16 @@ export function checkPayload(
     if (control) {
       const code = (control[0].codePointAt(0) as number).toString(16).padStart(4, "0").toUpperCase();
       errors.push({ path: "/text", keyword: "pattern", message: `control character U+${code} is not permitted` });
+    }
+    // Written to stdin as UTF-8 it would become U+FFFD, text the orchestrator never sent.
+    const lone = LONE_SURROGATE.exec(text);
+    if (lone) {
+      const code = (lone[0].charCodeAt(0) as number).toString(16).toUpperCase();
+      errors.push({
+        path: "/text",
+        keyword: "pattern",
+        message: `expected well-formed Unicode text, found a lone surrogate U+${code} at character ${lone.index}`,
+      });
     }
   }
   if (errors.length > 0 || typeof text !== "string") return { ok: false, errors };

@@ -5,7 +5,7 @@ export interface OutputChunk {
   seq: number;
   stream: StreamName;
   text: string;
-  /** UTF-8 byte length of `text`. */
+  /** The bytes the command wrote for `text` (not its re-encoded length: invalid bytes decode to 3-byte U+FFFD). */
   bytes: number;
 }
 

@@ -1,4 +1,6 @@
 // A pure prompt detector: fed output as it comes, it says when the last line is a high-confidence prompt.
+import { type ScreenLine, screenLines } from "./screen-lines.js";
+
 export const PROMPT_WINDOW_BYTES = 8 * 1024;
 export const DEFAULT_SETTLE_MS = 150;
 export const MAX_PROMPT_CHARS = 4096;
@@ -18,6 +20,9 @@ export const PROMPT_MARKERS = [
   "press enter",
 ] as const;
 
+/** How a finished line (a line break after it) must end to be a prompt, trailing spaces aside; an open line need not. */
+export const PROMPT_LINE_ENDINGS = ["?", ":", "]", ")", ">"] as const;
+
 /* biome-ignore-start lint/suspicious/noControlCharactersInRegex: these patterns exist to match control characters */
 const ESCAPES = new RegExp(
   [
@@ -36,17 +41,25 @@ const UNFINISHED_ESCAPE = /(?:\u001b(?:\[[0-?]*[ -/]*|\][\s\S]*|[PX^_][\s\S]*|[ 
 const OTHER_CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;
 /* biome-ignore-end lint/suspicious/noControlCharactersInRegex: these patterns exist to match control characters */
 
-/** Text with ANSI/VT escape sequences and other control characters (but tab and line breaks) removed. */
-export function stripEscapes(text: string): string {
-  return text.replace(ESCAPES, "").replace(UNFINISHED_ESCAPE, "").replace(OTHER_CONTROLS, "");
+/** Text with ANSI/VT escape sequences removed, control characters left as they are. */
+function stripSequences(text: string): string {
+  return text.replace(ESCAPES, "").replace(UNFINISHED_ESCAPE, "");
 }
 
-/** The last line with something on it, or undefined. A carriage return starts a line over, as a terminal does. */
+/** Text with ANSI/VT escape sequences and other control characters (but tab and line breaks) removed. */
+export function stripEscapes(text: string): string {
+  return stripSequences(text).replace(OTHER_CONTROLS, "");
+}
+
+/** The last line a terminal would show something on, trimmed, or undefined (src/core/screen-lines.ts). */
 export function lastNonEmptyLine(text: string): string | undefined {
-  const lines = text.split(/\r\n|\n|\r/);
+  return lastShownLine(screenLines(stripSequences(text)))?.shown.trim();
+}
+
+function lastShownLine(lines: ScreenLine[]): ScreenLine | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
-    const line = (lines[i] as string).trim();
-    if (line !== "") return line;
+    const line = lines[i] as ScreenLine;
+    if (line.shown.trim() !== "") return line;
   }
   return undefined;
 }
@@ -55,11 +68,17 @@ export function hasMarker(line: string): boolean {
   return PROMPT_MARKERS.some((marker) => line.includes(marker));
 }
 
-/** The prompt that `text` ends with, if any. */
+/**
+ * The prompt that `text` ends with, if any (CONTRACT section 4): the last line a terminal shows something on, when
+ * the text written last on it holds a marker (text overwritten, or written over since, is never a prompt) and the
+ * line is still open or ends like a question. A finished log line that merely mentions a marker is no prompt.
+ */
 export function promptIn(text: string): string | undefined {
-  const line = lastNonEmptyLine(stripEscapes(text));
-  if (line === undefined || !hasMarker(line)) return undefined;
-  return line.length > MAX_PROMPT_CHARS ? line.slice(line.length - MAX_PROMPT_CHARS) : line;
+  const line = lastShownLine(screenLines(stripSequences(text)));
+  if (line === undefined || !hasMarker(line.latest)) return undefined;
+  const shown = line.shown.trim();
+  if (!line.open && !PROMPT_LINE_ENDINGS.some((ending) => shown.endsWith(ending))) return undefined;
+  return shown.length > MAX_PROMPT_CHARS ? shown.slice(shown.length - MAX_PROMPT_CHARS) : shown;
 }
 
 /** Keeps the last `limit` UTF-8 bytes of text (a character cut in half at the start is dropped). */

@@ -1,5 +1,4 @@
 // One task while it lives: its record, its process, the prompt detector, the decoders and the settle timer.
-import { StringDecoder } from "node:string_decoder";
 import type { Emitter } from "./events.js";
 import { newPrompt, type OpenPrompt } from "./hitl.js";
 import type { Outcome } from "./outcome.js";
@@ -10,6 +9,7 @@ import type { TaskStore } from "./store.js";
 import { assertMove, isTerminal, type TaskState } from "./task.js";
 import type { TaskRecord } from "./task-record.js";
 import { viewOf } from "./task-record.js";
+import { Utf8Chunks } from "./utf8-chunks.js";
 
 export interface TaskRunDeps {
   store: TaskStore;
@@ -24,7 +24,7 @@ export class TaskRun {
   private markEnded!: () => void;
   private detector: PromptDetector | undefined;
   private settleTimer: NodeJS.Timeout | undefined;
-  private readonly decoders = { stdout: new StringDecoder("utf8"), stderr: new StringDecoder("utf8") };
+  private readonly decoders = { stdout: new Utf8Chunks(), stderr: new Utf8Chunks() };
   private readonly started = { stdout: false, stderr: false };
 
   constructor(
@@ -60,13 +60,14 @@ export class TaskRun {
 
   /** Bytes the command wrote on one stream. */
   output(stream: StreamName, raw: Buffer): void {
-    this.emitText(stream, this.decoders[stream].write(raw), raw);
+    const { text, bytes } = this.decoders[stream].write(raw);
+    this.emitText(stream, text, bytes, raw);
   }
 
   /** The stream closed: what its decoder still holds (an incomplete character) goes out too. */
   flush(stream: StreamName): void {
     const rest = this.decoders[stream].end();
-    if (rest !== "") this.emitText(stream, rest, Buffer.alloc(0));
+    if (rest.text !== "") this.emitText(stream, rest.text, rest.bytes, Buffer.alloc(0));
   }
 
   /** A command bound to its prompt can take an answer; one being canceled no longer is. */
@@ -117,11 +118,12 @@ export class TaskRun {
     clearTimeout(this.settleTimer);
   }
 
-  private emitText(stream: StreamName, text: string, raw: Buffer): void {
+  /** `bytes`: how many of the bytes the command wrote `text` stands for (CONTRACT section 3.3). */
+  private emitText(stream: StreamName, text: string, bytes: number, raw: Buffer): void {
     const record = this.record;
     const seq = text === "" ? record.seq : ++record.seq;
     if (text !== "") {
-      const chunk: OutputChunk = { seq, stream, text, bytes: Buffer.byteLength(text) };
+      const chunk: OutputChunk = { seq, stream, text, bytes };
       record[stream].append(chunk);
       this.deps.store.appended?.(record, chunk);
     }

@@ -1,6 +1,7 @@
 // `run --json` end to end: the task's A2A 0.3 events as NDJSON on stdout (CONTRACT sections 3.3, 5.3 and 6).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { binaryFixtureBytes } from "../helpers/binary-output.js";
 import { FIXTURES, runCli } from "../helpers/cli.js";
 import { writeEnvelope, writeMessage } from "../helpers/envelopes.js";
 
@@ -210,6 +211,32 @@ describe("run --json", () => {
     checkEvents(events);
     assert.equal((events.at(-1) as WireEvent).status?.state, "completed");
     assert.equal(textOf(events, "stdout"), "hi there\n");
+  });
+
+  it("binary output: the events carry the decoding of exactly the bytes written, on each stream", async () => {
+    // run --json's events carry no byte counts (CONTRACT 5.3); serve-output-bytes.test.ts checks total_bytes.
+    const result = await runCli(runJson(writeEnvelope({ working_dir: "binary", timeout_seconds: 30 })));
+    assert.equal(result.code, 0, result.stderr);
+    const events = parseNdjson(result.stdout);
+    checkEvents(events);
+    const written = binaryFixtureBytes();
+    assert.equal(textOf(events, "stdout"), written.stdout.toString("utf8"));
+    assert.equal(textOf(events, "stderr"), written.stderr.toString("utf8"));
+  });
+
+  it("a finished log line that mentions a marker, then silence: no prompt, the task completes", async () => {
+    const output = "INFO Are you sure the cache is warm? checking...\n";
+    const file = writeEnvelope(
+      { working_dir: "say", timeout_seconds: 30, input_mode: "text-line" },
+      { text: JSON.stringify({ write: output, quietMs: 800 }) },
+    );
+    const result = await runCli(runJson(file));
+    assert.equal(result.code, 0, result.stderr);
+    const events = parseNdjson(result.stdout);
+    checkEvents(events);
+    const states = events.filter((event) => event.kind === "status-update").map((event) => event.status?.state);
+    assert.deepEqual(states, ["submitted", "working", "completed"]);
+    assert.equal(textOf(events, "stdout"), output);
   });
 
   it("a rejected envelope prints no events (exit 3)", async () => {

@@ -97,6 +97,20 @@ describe("serve --stdio: hitl-prompt/v1", () => {
     return { task, promptId: promptOf(task).prompt_id };
   }
 
+  /** After a refused answer: the task still waits on the same prompt. */
+  async function assertStillOpen(task: Wire, promptId: string, what: string): Promise<void> {
+    const still = await bridge.call("tasks/get", { id: task.id });
+    assert.equal(still.status.state, "input-required", `${what}: the prompt stays open`);
+    assert.equal(promptOf(still).prompt_id, promptId);
+  }
+
+  /** Answers "y", which the answer delivers (the task is working again); returns the task once it has ended. */
+  async function answerYes(task: Wire, promptId: string): Promise<Wire> {
+    const ok = await bridge.call("message/send", answerParams(task, promptId, { text: "y" }));
+    assert.equal(ok.status.state, "working");
+    return bridge.waitTask(task.id, ended);
+  }
+
   it("a blocking send returns input-required with the prompt envelope; an answer resumes it to completion", async () => {
     const task = await bridge.call("message/send", textLine("ask"));
     assert.equal(task.status.state, "input-required");
@@ -238,6 +252,7 @@ describe("serve --stdio: hitl-prompt/v1", () => {
       ["a control character", { text: "y\u0007" }],
       ["a newline", { text: "y\nrm -rf" }],
       ["over 4096 bytes", { text: "é".repeat(2049) }],
+      ["a lone surrogate", { text: "y\uD800" }],
     ];
     for (const [what, payload] of invalid) {
       const error = await bridge.callError("message/send", answerParams(task, promptId, payload));
@@ -249,16 +264,43 @@ describe("serve --stdio: hitl-prompt/v1", () => {
         assert.equal(typeof problem.keyword, "string", what);
         assert.equal(typeof problem.message, "string", what);
       }
-      const still = await bridge.call("tasks/get", { id: task.id });
-      assert.equal(still.status.state, "input-required", `${what}: the prompt stays open`);
-      assert.equal(promptOf(still).prompt_id, promptId);
+      await assertStillOpen(task, promptId, what);
     }
-    const ok = await bridge.call("message/send", answerParams(task, promptId, { text: "y" }));
-    assert.equal(ok.status.state, "working");
-    const done = await bridge.waitTask(task.id, ended);
+    const done = await answerYes(task, promptId);
     assert.equal(done.status.state, "completed");
     assert.ok(artifactText(done, "stdout").includes("answer: y"));
     assert.ok(!artifactText(done, "stdout").includes("rm -rf"), "nothing of a refused answer reached the command");
+    assert.ok(!artifactText(done, "stdout").includes("\uFFFD"), "no lone surrogate reached the command as U+FFFD");
+  });
+
+  it("an answer that is not a user message with parts is -32602 at /message/role or /message/parts; the prompt stays open", async () => {
+    const { task, promptId } = await prompted("ask");
+    const cases: Array<[string, Record<string, unknown>, string[]]> = [
+      ["role agent", { role: "agent" }, ["/message/role"]],
+      ["no role", { role: undefined }, ["/message/role"]],
+      ["no parts", { parts: undefined }, ["/message/parts"]],
+      ["empty parts", { parts: [] }, ["/message/parts"]],
+      ["role agent and no parts", { role: "agent", parts: undefined }, ["/message/role", "/message/parts"]],
+    ];
+    for (const [what, change, paths] of cases) {
+      const params = answerParams(task, promptId, { text: "y" });
+      const message = params.message as Record<string, unknown>;
+      for (const [key, value] of Object.entries(change)) {
+        if (value === undefined) delete message[key];
+        else message[key] = value;
+      }
+      const error = await bridge.callError("message/send", params);
+      assert.equal(error.code, -32602, `${what}: ${JSON.stringify(error)}`);
+      assert.deepEqual(
+        ((error.data?.errors ?? []) as Wire[]).map((problem) => problem.path),
+        paths,
+        what,
+      );
+      assert.match(error.message, /^Invalid params: /, what);
+      await assertStillOpen(task, promptId, what);
+    }
+    const done = await answerYes(task, promptId);
+    assert.equal(artifactText(done, "stdout"), "Continue? [y/N] answer: y\n", "only the good answer was delivered");
   });
 
   it("a malformed hitl_response_for is -32011 (checked before the task is looked up)", async () => {

@@ -11,6 +11,7 @@ import {
   ADAPTER_URI,
   answerParams,
   artifactText,
+  echoParams,
   envelopeParams,
   groupGoneWithin,
   groupRunning,
@@ -147,6 +148,33 @@ describe("serve --stdio: queue", () => {
     assert.equal(artifactText(still, "stdout"), "");
     assert.equal((await bridge.call("tasks/get", { id: running.id })).status.state, "working");
     assert.equal((await bridge.call("tasks/cancel", { id: running.id })).status.state, "canceled");
+  });
+
+  it("with 1000 tasks waiting, the next is -32000 server busy (data.reason queue_full); a free slot takes it again", async () => {
+    const bridge = await bridgeOf({ args: ["--max-concurrent", "1"] });
+    const { task: running } = await startWithPid(bridge, "pid-hang", groups);
+    const waiting = Array.from({ length: 1000 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: `queued-${i}`,
+      method: "message/send",
+      params: { ...echoParams(`queued ${i}`), configuration: { blocking: false } },
+    }));
+    bridge.sendLine(JSON.stringify(waiting));
+    const answers = (await bridge.nextRawResponse(60_000)) as Wire[];
+    assert.equal(answers.length, 1000);
+    assert.deepEqual(
+      answers.filter((answer) => answer.result?.status?.state !== "submitted"),
+      [],
+    );
+    const full = await bridge.callError("message/send", echoParams("one too many"));
+    assert.equal(full?.code, -32000);
+    assert.equal(full?.message, "server busy: too many tasks waiting (1000); try again when some have ended");
+    assert.deepEqual(full?.data, { reason: "queue_full" });
+    // The running task ends: the queue moves on (on a later turn of the bridge's event loop) and has room again.
+    await bridge.call("tasks/cancel", { id: running.id });
+    await bridge.waitTask((answers.at(-1) as Wire).result.id, (task) => task.status.state === "completed");
+    const after = await bridge.call("message/send", echoParams("room again"), 60_000);
+    assert.equal(after.status.state, "completed");
   });
 });
 

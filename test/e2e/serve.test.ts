@@ -372,6 +372,16 @@ describe("serve --stdio: methods", () => {
     const none = await bridge.callError("tasks/get", {});
     assert.equal(none.code, -32602);
     assert.ok(none.data !== undefined);
+    // One convention: JSON Pointers into params, and words that say what the field is.
+    assert.equal(none.message, 'Invalid params: missing required field "id": expected a string, found nothing at /id');
+    assert.deepEqual(
+      none.data.errors.map((problem: Wire) => problem.path),
+      ["/id"],
+    );
+    assert.deepEqual(
+      five.data.errors.map((problem: Wire) => problem.path),
+      ["/id"],
+    );
     const negative = await bridge.callError("tasks/get", { id: randomUUID(), historyLength: -1 });
     assert.equal(negative.code, -32602);
     const cancel = await bridge.callError("tasks/cancel", { id: 5 });
@@ -379,6 +389,10 @@ describe("serve --stdio: methods", () => {
     const send = await bridge.callError("message/send", [1, 2]);
     assert.equal(send.code, -32602);
     assert.ok(send.data !== undefined);
+    assert.deepEqual(
+      send.data.errors.map((problem: Wire) => problem.path),
+      [""],
+    );
   });
 
   it("message/stream on `payload`: the result first, then events whose text is the output exactly", async () => {

@@ -66,6 +66,9 @@ describe("limits: the queue of waiting tasks (1000)", () => {
     assert.equal(accepted.length, 1001, JSON.stringify(refused.slice(0, 3)));
     assert.equal(refused.length, 1);
     assert.match(refused[0].error.message, /too many tasks waiting/);
+    assert.equal(refused[0].error.code, -32000);
+    assert.match(refused[0].error.message, /^server busy: /);
+    assert.equal(refused[0].error.data?.reason, "queue_full");
     const list = await bridge.call("tasks/list");
     const states = list.tasks.map((t: Wire) => t.status.state);
     assert.equal(states.filter((s: string) => s === "working").length, 1);

@@ -50,7 +50,15 @@ describe("Dispatcher: stops that come too late", { timeout: 30_000 }, () => {
 
   it("a cancel after the command exited 0 (its stdout still held open) is refused; the task completes", async () => {
     const task = dispatcher.submit({ analysis: envelope("exit-leave-stdout", 30), hitlActivated: false });
-    await dispatcher.until(task.id, (view) => view.output?.stdout.totalBytes !== 0 && view.state === "working");
+    // Its first line is out (a status event carries no output, so wait for the output itself).
+    await new Promise<void>((resolve) => {
+      const off = dispatcher.subscribe((event) => {
+        if (event.type === "output" && event.taskId === task.id) {
+          off();
+          resolve();
+        }
+      });
+    });
     await sleep(400); // the runner has exited; the helper keeps the pipe open
     assert.throws(() => dispatcher.cancel(task.id), notCancelable);
     const ended = await endOf(dispatcher, task.id);

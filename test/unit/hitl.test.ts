@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import fc from "fast-check";
 import type { HitlReason, ValidationError } from "../../src/core/errors.js";
 import {
   type AnswerTarget,
@@ -275,6 +276,43 @@ describe("judgeAnswer check 3: the payload → hitl_invalid", () => {
       { path: "/approved", keyword: "additionalProperties" },
       { path: "", keyword: "required" },
     ]);
+  });
+
+  for (const [name, text] of [
+    ["a lone high surrogate", "y\uD800"],
+    ["a lone low surrogate", "\uDC00y"],
+    ["two high surrogates", "\uD83D\uD83D"],
+    ["a pair in the wrong order", "\uDE00\uD83D"],
+  ] as const) {
+    it(`refuses ${name} (it would reach the command as U+FFFD)`, () => {
+      const verdict = judge({ text });
+      assertInvalid(verdict, [{ path: "/text", keyword: "pattern" }]);
+      assert.match(refused(verdict).validationErrors?.[0]?.message ?? "", /lone surrogate U\+D[89A-F]/);
+    });
+  }
+
+  it("takes a surrogate pair (an emoji)", () => {
+    assert.equal(judge({ text: "\uD83D\uDE00 ok" }).ok, true);
+  });
+
+  it("property: a string is taken exactly when it is well-formed, has no control character and fits 4096 bytes", () => {
+    const wellFormed = (text: string) => Buffer.from(text).toString() === text;
+    fc.assert(
+      fc.property(
+        fc.string({ unit: "binary", maxLength: 40 }),
+        fc.string({ unit: fc.constantFrom("\uD800", "\uDFFF", "a", "\u0007"), maxLength: 4 }),
+        (a, b) => {
+          const text = a + b;
+          const control = [...text].some((char) => {
+            const code = char.codePointAt(0) as number;
+            return code <= 0x1f || (code >= 0x7f && code <= 0x9f);
+          });
+          const expected = wellFormed(text) && !control && Buffer.byteLength(text) <= 4096;
+          assert.equal(judge({ text }).ok, expected, JSON.stringify(text));
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 
   it("reports a text that is too long and has a control character twice", () => {

@@ -55,3 +55,78 @@ describe("message/stream of an answer, when the task ends before the stream star
     );
   });
 });
+
+/** A server over a fresh dispatcher; `call` answers one request as the bridge would. */
+function serverOver(dispatcher: Dispatcher) {
+  const server = createMethods({ service: new A2aService(dispatcher), version: "0", log: () => {} });
+  let id = 0;
+  return (method: string, params?: unknown) =>
+    server.receive({ jsonrpc: "2.0", id: ++id, method, ...(params === undefined ? {} : { params }) }, {});
+}
+
+describe("params errors: JSON Pointers into params, and words that say what was expected", () => {
+  const call = serverOver(new Dispatcher({ workspace: process.cwd() }));
+
+  for (const method of ["tasks/get", "tasks/cancel", "tasks/resubscribe"]) {
+    it(`${method} without an id: expected a string, at /id`, async () => {
+      const response = await call(method, {});
+      assert.equal(response?.error?.code, -32602);
+      assert.equal(
+        response?.error?.message,
+        'Invalid params: missing required field "id": expected a string, found nothing at /id',
+      );
+      assert.deepEqual(response?.error?.data, {
+        errors: [
+          {
+            path: "/id",
+            code: "missing_field",
+            message: 'missing required field "id": expected a string, found nothing',
+          },
+        ],
+      });
+    });
+  }
+
+  it("an id of the wrong type, and a bad historyLength, point at /id and /historyLength", async () => {
+    const five = await call("tasks/get", { id: 5 });
+    assert.deepEqual(
+      five?.error?.data?.errors.map((problem: { path: string }) => problem.path),
+      ["/id"],
+    );
+    assert.match(five?.error?.message ?? "", /expected a string, found a number \(number 5\) at \/id$/);
+    const negative = await call("tasks/get", { id: "x", historyLength: -1 });
+    assert.deepEqual(
+      negative?.error?.data?.errors.map((problem: { path: string }) => problem.path),
+      ["/historyLength"],
+    );
+  });
+
+  it("params that are not an object point at the whole of params; no params at all lack the id", async () => {
+    const paths = async (params: unknown) =>
+      ((await call("tasks/get", params))?.error?.data?.errors ?? []).map((problem: { path: string }) => problem.path);
+    assert.deepEqual(await paths([1, 2]), [""]);
+    assert.deepEqual(await paths(undefined), ["/id"]);
+    assert.match((await call("tasks/get"))?.error?.message ?? "", /expected a string, found nothing at \/id$/);
+  });
+});
+
+describe("a full queue is -32000 server busy, data.reason queue_full (CONTRACT 5.5)", () => {
+  it("with one slot in the queue, the second task waiting is refused", async () => {
+    const dispatcher = new Dispatcher({ workspace: process.cwd(), maxConcurrent: 1, maxQueued: 1 });
+    const call = serverOver(dispatcher);
+    const send = (text: string) =>
+      call("message/send", {
+        message: { kind: "message", messageId: text, role: "user", parts: [{ kind: "text", text }] },
+        configuration: { blocking: false },
+      });
+    // Both are submitted before the queue is pumped (on a later turn of the event loop): the second finds it full.
+    const [first, second] = await Promise.all([send("one"), send("two")]);
+    assert.equal(first?.result?.kind, "task", JSON.stringify(first));
+    assert.equal(second?.error?.code, -32000);
+    assert.equal(second?.error?.message, "server busy: too many tasks waiting (1); try again when some have ended");
+    assert.deepEqual(second?.error?.data, { reason: "queue_full" });
+    await dispatcher.settled(first?.result?.id);
+    assert.equal((await send("three"))?.result?.kind, "task", "a slot is free again");
+    await dispatcher.shutdown();
+  });
+});

@@ -7,11 +7,13 @@ import {
   lastBytes,
   lastNonEmptyLine,
   MAX_PROMPT_CHARS,
+  PROMPT_LINE_ENDINGS,
   PROMPT_MARKERS,
   PROMPT_WINDOW_BYTES,
   PromptDetector,
   stripEscapes,
 } from "../../src/core/prompt.js";
+import { NOT_PROMPTS, REAL_PROMPTS } from "../helpers/prompt-corpus.js";
 
 const SETTLE = 100;
 
@@ -318,5 +320,74 @@ describe("lastBytes", () => {
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe("PromptDetector: the corpus of real output (test/helpers/prompt-corpus.ts)", () => {
+  for (const { what, output, prompt } of REAL_PROMPTS) {
+    it(`raises ${what}`, () => assert.equal(settle([output]), prompt));
+  }
+  for (const output of NOT_PROMPTS) {
+    it(`raises nothing for ${JSON.stringify(output)}`, () => assert.equal(settle([output]), undefined));
+  }
+
+  it("has 30+ non-prompts that mention a marker, next to the real prompts", () => {
+    assert.ok(NOT_PROMPTS.filter((output) => PROMPT_MARKERS.some((m) => output.includes(m))).length >= 30);
+    assert.ok(REAL_PROMPTS.length >= 15);
+  });
+
+  it("property: the verdict does not depend on how the output was cut into chunks", () => {
+    const all = [...REAL_PROMPTS.map((real) => real.output), ...NOT_PROMPTS];
+    fc.assert(
+      fc.property(fc.constantFrom(...all), fc.array(fc.nat(), { maxLength: 6 }), (output, points) => {
+        const cuts = [...new Set(points.map((point) => point % (output.length + 1)))].sort((a, b) => a - b);
+        const chunks = [...cuts, output.length].map((cut, index) =>
+          output.slice(index === 0 ? 0 : cuts[index - 1], cut),
+        );
+        assert.equal(settle(chunks), settle([output]));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("PromptDetector: a finished line is a prompt only when it ends like a question", () => {
+  it("a marker in a line that ends with a newline and no ?, :, ], ) or > is no prompt", () => {
+    assert.equal(settle(["INFO Are you sure the cache is warm? checking...\n"]), undefined);
+    assert.equal(settle(["Would you like to know more? See the docs\n"]), undefined);
+  });
+  it("the same line still open is a prompt", () => {
+    assert.equal(
+      settle(["INFO Are you sure the cache is warm? checking..."]),
+      "INFO Are you sure the cache is warm? checking...",
+    );
+  });
+  for (const ending of PROMPT_LINE_ENDINGS) {
+    it(`a finished line ending in ${JSON.stringify(ending)} (trailing spaces aside) is a prompt`, () => {
+      assert.equal(settle([`Are you sure ${ending}  \n`]), `Are you sure ${ending}`);
+    });
+  }
+});
+
+describe("PromptDetector: what the terminal shows", () => {
+  it("a prompt erased with backspaces and spaces is no prompt", () => {
+    assert.equal(settle([`Continue? [y/N] ${"\b \b".repeat(16)}`]), undefined);
+    assert.equal(settle(["Continue? [y/N] ", "\b".repeat(16), " ".repeat(16)]), undefined);
+  });
+  it("a prompt written over with a carriage return is no prompt, even where part of it still shows", () => {
+    assert.equal(settle(["Are you sure? [y/N]\r                   \r"]), undefined);
+    assert.equal(settle(["Are you sure? [y/N]\rdone"]), undefined);
+  });
+  it("backspaces that only move the cursor leave the prompt on screen", () => {
+    assert.equal(settle(["Are you sure? [ ]\b\b"]), "Are you sure? [ ]");
+  });
+  it("text written over a prompt's last characters hides the prompt", () => {
+    assert.equal(settle(["Do you want to proceed? [y/N]\b\b\b\b\bdone."]), undefined);
+  });
+  it("a prompt written over earlier text on the same line is a prompt, shown as the terminal shows it", () => {
+    assert.equal(settle(["checking the cache, please wait\rAre you sure? [y/N] "]), "Are you sure? [y/N] please wait");
+  });
+  it("after an erased prompt, an earlier finished prompt line is the last line shown", () => {
+    assert.equal(settle([`Deploy now? [y/N]\nAre you sure? [y/N]${"\b \b".repeat(19)}`]), "Deploy now? [y/N]");
   });
 });

@@ -1,11 +1,14 @@
 // A2A 0.3 params → the service's requests (CONTRACT 5.3).
+
+import { checkAnswerMessage } from "../../core/answer-message.js";
 import { TASK_STATES, type TaskState } from "../../core/task.js";
-import { listRequestOf, requireObject } from "../decode.js";
+import { carriesAnswer, listRequestOf, requireObject } from "../decode.js";
 import type { ListRequest, SendRequest } from "../requests.js";
 import { activatedExtensions } from "../service-params.js";
 
 export function sendRequestOf(params: unknown): SendRequest {
   const object = requireObject(params, "MessageSendParams");
+  if (carriesAnswer(object.message)) checkAnswerMessage(object.message, "user");
   const configuration = (object.configuration ?? {}) as Record<string, unknown>;
   const request: SendRequest = {
     params: object,

@@ -3,15 +3,17 @@ import type { CoreError, CoreErrorCode } from "../../core/errors.js";
 import { HITL_URI } from "../../core/uris.js";
 import { A2A_CODES, type RpcError } from "../rpc-codes.js";
 
-export const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; message?: string }> = {
+/** `message` replaces the core's words; `prefix` goes before them. */
+export const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; message?: string; prefix?: string }> = {
   envelope_rejected: { code: A2A_CODES.invalidParams },
   invalid_params: { code: A2A_CODES.invalidParams },
   task_not_found: { code: A2A_CODES.taskNotFound },
   task_not_cancelable: { code: A2A_CODES.taskNotCancelable },
   hitl_unknown: { code: A2A_CODES.hitlUnknown, hitl: true, message: "hitl_already_answered_or_unknown" },
   hitl_invalid: { code: A2A_CODES.hitlInvalid, hitl: true, message: "hitl_response_invalid" },
-  busy: { code: A2A_CODES.serverBusy, message: "server busy" },
-  shutting_down: { code: A2A_CODES.serverBusy, message: "server shutting down" },
+  // A full queue (CONTRACT 5.5): data.reason "queue_full" tells the client to try again later.
+  busy: { code: A2A_CODES.serverBusy, prefix: "server busy" },
+  shutting_down: { code: A2A_CODES.serverBusy, prefix: "server shutting down" },
   unsupported_operation: { code: A2A_CODES.unsupportedOperation },
   push_not_supported: { code: A2A_CODES.pushNotSupported },
   extended_card_not_configured: { code: A2A_CODES.extendedCardNotConfigured },
@@ -22,5 +24,6 @@ export const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; messag
 export function rpcErrorOf(error: CoreError): RpcError {
   const row = TABLE[error.code];
   const data = row.hitl ? { extension: HITL_URI, ...error.data } : { ...error.data };
-  return { code: row.code, message: row.message ?? error.message, data };
+  const message = row.message ?? (row.prefix ? `${row.prefix}: ${error.message}` : error.message);
+  return { code: row.code, message, data };
 }

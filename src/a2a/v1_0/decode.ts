@@ -1,8 +1,10 @@
 // A2A 1.0 params → the service's requests (CONTRACT 7.1, 7.2): snake_case or camelCase names, unknown fields ignored,
 // and 1.0 messages turned into the core's message shape (pointers stay the same: message/parts/N).
+
+import { checkAnswerMessage } from "../../core/answer-message.js";
 import { isRecord } from "../../core/json-value.js";
 import type { TaskState } from "../../core/task.js";
-import { getRequestOf, listRequestOf, requireObject } from "../decode.js";
+import { carriesAnswer, getRequestOf, listRequestOf, requireObject } from "../decode.js";
 import type { GetRequest, ListRequest, SendRequest } from "../requests.js";
 import { activatedExtensions } from "../service-params.js";
 import { STATE_NAMES } from "./codec.js";
@@ -48,6 +50,7 @@ function coreMessage(value: unknown): unknown {
 
 export function sendRequestOf(params: unknown): SendRequest {
   const object = camelKeys(requireObject(params, "SendMessageRequest"));
+  if (carriesAnswer(object.message)) checkAnswerMessage(object.message, "ROLE_USER");
   const configuration = camelKeys(object.configuration);
   const translated: Record<string, unknown> = { ...object, message: coreMessage(object.message) };
   // The core reads 0.3 configuration; 1.0's returnImmediately is read here.

@@ -15,7 +15,9 @@ interface Row {
   domain: string;
   http: number;
   status: string;
+  /** Replaces the core's words; `prefix` goes before them. */
   message?: string;
+  prefix?: string;
 }
 
 const row = (code: number, reason: string, http: number, status: string, domain = A2A_DOMAIN): Row => ({
@@ -39,8 +41,11 @@ export const TABLE: Record<CoreErrorCode, Row> = {
     ...row(A2A_CODES.hitlInvalid, "HITL_RESPONSE_INVALID", 422, "INVALID_ARGUMENT", OUR_DOMAIN),
     message: "hitl_response_invalid",
   },
-  busy: { ...row(A2A_CODES.serverBusy, "QUEUE_FULL", 503, "UNAVAILABLE", OUR_DOMAIN), message: "server busy" },
-  shutting_down: row(A2A_CODES.serverBusy, "SHUTTING_DOWN", 503, "UNAVAILABLE", OUR_DOMAIN),
+  busy: { ...row(A2A_CODES.serverBusy, "QUEUE_FULL", 503, "UNAVAILABLE", OUR_DOMAIN), prefix: "server busy" },
+  shutting_down: {
+    ...row(A2A_CODES.serverBusy, "SHUTTING_DOWN", 503, "UNAVAILABLE", OUR_DOMAIN),
+    prefix: "server shutting down",
+  },
   unsupported_operation: row(A2A_CODES.unsupportedOperation, "UNSUPPORTED_OPERATION", 400, "FAILED_PRECONDITION"),
   push_not_supported: row(A2A_CODES.pushNotSupported, "PUSH_NOTIFICATION_NOT_SUPPORTED", 400, "FAILED_PRECONDITION"),
   extended_card_not_configured: row(
@@ -61,6 +66,10 @@ export const TABLE: Record<CoreErrorCode, Row> = {
 export type Detail =
   | { "@type": typeof ERROR_INFO; reason: string; domain: string; metadata: Record<string, string> }
   | { "@type": typeof BAD_REQUEST; fieldViolations: Array<{ field: string; description: string; reason: string }> };
+
+function messageOf(error: CoreError, entry: Row): string {
+  return entry.message ?? (entry.prefix ? `${entry.prefix}: ${error.message}` : error.message);
+}
 
 function detailsOf(error: CoreError, entry: Row): Detail[] {
   const { data } = error;
@@ -85,7 +94,7 @@ function detailsOf(error: CoreError, entry: Row): Detail[] {
 /** The JSON-RPC error of a 1.0 method. */
 export function rpcErrorOf(error: CoreError): RpcError {
   const entry = TABLE[error.code];
-  return { code: entry.code, message: entry.message ?? error.message, data: detailsOf(error, entry) };
+  return { code: entry.code, message: messageOf(error, entry), data: detailsOf(error, entry) };
 }
 
 export interface RestError {

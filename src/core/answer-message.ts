@@ -1,0 +1,67 @@
+// The message that carries an answer (CONTRACT section 4): a user message with parts, else invalid params, before
+// any of the ordered answer checks. Each protocol family spells the role its own way: "user" in A2A 0.3,
+// "ROLE_USER" in 1.0, so the caller says which value it accepts.
+import { CoreError, type CoreErrorData } from "./errors.js";
+import { isRecord } from "./json-value.js";
+import { shown } from "./problems.js";
+
+type ParamError = NonNullable<CoreErrorData["errors"]>[number];
+
+/** What is wrong with an answer's message, with JSON Pointers into the request's params (`/message/...`). */
+export function answerMessageErrors(message: unknown, userRole: string): ParamError[] {
+  if (!isRecord(message)) {
+    return [
+      { path: "/message", code: "wrong_type", message: `expected a message (an object), found ${shown(message)}` },
+    ];
+  }
+  const errors: ParamError[] = [];
+  const role = message.role;
+  if (role === undefined) {
+    errors.push({
+      path: "/message/role",
+      code: "missing_field",
+      message: `missing required field "role": expected "${userRole}", found nothing`,
+    });
+  } else if (role !== userRole) {
+    errors.push({
+      path: "/message/role",
+      code: "invalid_value",
+      message: `expected "${userRole}" (an answer comes from the user), found ${shown(role)}`,
+    });
+  }
+  const parts = message.parts;
+  if (parts === undefined) {
+    errors.push({
+      path: "/message/parts",
+      code: "missing_field",
+      message: 'missing required field "parts": expected an array of parts, found nothing',
+    });
+  } else if (!Array.isArray(parts)) {
+    errors.push({
+      path: "/message/parts",
+      code: "wrong_type",
+      message: `expected an array of parts, found ${shown(parts)}`,
+    });
+  } else if (parts.length === 0) {
+    errors.push({ path: "/message/parts", code: "empty", message: "expected at least one part, found none" });
+  } else {
+    parts.forEach((part, index) => {
+      if (!isRecord(part))
+        errors.push({
+          path: `/message/parts/${index}`,
+          code: "wrong_type",
+          message: `expected a part (an object), found ${shown(part)}`,
+        });
+    });
+  }
+  return errors;
+}
+
+/** Throws invalid params when `message` cannot carry an answer; see answerMessageErrors. */
+export function checkAnswerMessage(message: unknown, userRole: string): void {
+  const errors = answerMessageErrors(message, userRole);
+  const first = errors[0];
+  if (!first) return;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  throw new CoreError("invalid_params", `Invalid params: ${first.message} at ${first.path}${more}`, { errors });
+}

@@ -1,0 +1,53 @@
+// A stream's bytes as UTF-8 text, never splitting a character across chunks, each piece of text paired with the
+// number of bytes the command wrote for it: byte counts measure what was written, not the decoded text, whose
+// U+FFFD replacements are 3 bytes each (CONTRACT section 3.3).
+const EMPTY = Buffer.alloc(0);
+
+export interface DecodedChunk {
+  text: string;
+  /** The bytes of the stream this text was decoded from. */
+  bytes: number;
+}
+
+/**
+ * How many bytes at the end of `bytes` start a character that is not complete yet (0 to 3). Holding back only
+ * from a lead byte on is safe: a lead byte always starts a new sequence, so decoding the held bytes together with
+ * what follows gives the same text as decoding the whole stream at once.
+ */
+export function incompleteTail(bytes: Uint8Array): number {
+  const end = bytes.length;
+  for (let back = 1; back <= Math.min(3, end); back++) {
+    const byte = bytes[end - back] as number;
+    if ((byte & 0xc0) === 0x80) continue; // a continuation byte: its lead is further back
+    return sequenceLength(byte) > back ? back : 0;
+  }
+  return 0;
+}
+
+/** The length of the sequence a byte starts: 1 for ASCII and for bytes that never start a valid one. */
+function sequenceLength(lead: number): number {
+  if (lead >= 0xc2 && lead <= 0xdf) return 2;
+  if (lead >= 0xe0 && lead <= 0xef) return 3;
+  if (lead >= 0xf0 && lead <= 0xf4) return 4;
+  return 1;
+}
+
+export class Utf8Chunks {
+  private carry: Buffer = EMPTY;
+
+  /** The text that is complete so far; an incomplete character at the end waits for the next chunk. */
+  write(raw: Buffer): DecodedChunk {
+    const all = this.carry.length === 0 ? raw : Buffer.concat([this.carry, raw]);
+    const cut = all.length - incompleteTail(all);
+    // A copy of at most 3 bytes, so the chunk itself is not kept alive.
+    this.carry = cut === all.length ? EMPTY : Buffer.from(all.subarray(cut));
+    return { text: all.toString("utf8", 0, cut), bytes: cut };
+  }
+
+  /** The stream ended: what is held back is decoded as it is (an incomplete character becomes U+FFFD). */
+  end(): DecodedChunk {
+    const rest = this.carry;
+    this.carry = EMPTY;
+    return { text: rest.toString("utf8"), bytes: rest.length };
+  }
+}
