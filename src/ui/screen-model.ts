@@ -124,7 +124,8 @@ export function reduce(model: ScreenModel, event: ScreenEvent): ScreenModel {
     partial: { ...before.partial, [stream]: partial },
     partialSeq: { ...before.partialSeq, [stream]: partialSeq },
     cut: { ...before.cut, [stream]: cut },
-    bytes: before.bytes + Buffer.byteLength(event.text),
+    // The bytes the command wrote (CONTRACT 3.3), not the length of their decoded text.
+    bytes: before.bytes + event.raw.length,
   };
 }
 

@@ -176,6 +176,11 @@ describe("reduce", () => {
     assert.equal(model.bytes, 12);
   });
 
+  it("counts the bytes the command wrote, not their decoded text: one invalid byte is one byte, not three", () => {
+    const invalid = { ...output("\ufffd\n"), raw: Buffer.from([0xff, 0x0a]) };
+    assert.equal(feed([invalid]).bytes, 2);
+  });
+
   it("counts the bytes of escape sequences too (they were output)", () => {
     const text = "\u001b[31mred\u001b[0m\n";
     assert.equal(feed([output(text)]).bytes, Buffer.byteLength(text));
