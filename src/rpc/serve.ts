@@ -5,12 +5,14 @@ import { notificationJson } from "../a2a/event-json.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import { JournalStore } from "../core/journal.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
+import type { Problem } from "../core/problems.js";
 import { FlowControl } from "../io/backpressure.js";
 import type { Io } from "../io/io.js";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "../io/line-splitter.js";
 import { Outbox } from "../io/outbox.js";
 import { RPC } from "./errors.js";
 import { createMethods, type RequestContext } from "./methods.js";
+import { sendDuplicates } from "./send-duplicates.js";
 
 export interface ServeOptions {
   workspace: string;
@@ -116,12 +118,22 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     }
   };
 
-  const handleOne = async (value: unknown, context: RequestContext): Promise<JSONRPCResponse | null> => {
+  const handleOne = async (
+    value: unknown,
+    context: RequestContext,
+    duplicates: Map<unknown, Problem>,
+  ): Promise<JSONRPCResponse | null> => {
     const problem = notARequest(value);
     if (problem)
       return errorResponse(isRecord(value) ? value.id : null, RPC.invalidRequest, "Invalid Request", {
         detail: problem,
       });
+    const duplicate = duplicates.get(value);
+    if (duplicate) {
+      if (!isRecord(value) || !("id" in value)) return null; // a notification is never answered
+      const message = `Invalid params: ${duplicate.message} at ${duplicate.path || "/"}`;
+      return errorResponse(value.id, RPC.invalidParams, message, { errors: [duplicate] });
+    }
     return server.receive(value as never, context);
   };
 
@@ -151,15 +163,18 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
       return;
     }
     const context: RequestContext = { after: [] };
+    const duplicates = sendDuplicates(frame.text, value);
     if (Array.isArray(value)) {
       if (value.length === 0) {
         write(errorResponse(null, RPC.invalidRequest, "Invalid Request", { detail: "expected a non-empty batch" }));
         return;
       }
-      const responses = (await Promise.all(value.map((item) => handleOne(item, context)))).filter((r) => r !== null);
+      const responses = (await Promise.all(value.map((item) => handleOne(item, context, duplicates)))).filter(
+        (r) => r !== null,
+      );
       if (responses.length > 0) write(responses);
     } else {
-      const response = await handleOne(value, context);
+      const response = await handleOne(value, context, duplicates);
       if (response) write(response);
     }
     for (const next of context.after) next();
