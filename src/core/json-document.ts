@@ -1,7 +1,13 @@
 // JSON text read with positions (@humanwhocodes/momoa): where each value sits, and every key that an object
 // repeats. JSON.parse keeps the last of two equal keys silently, so a second key could hide an envelope
 // (CONTRACT section 2, duplicate_key).
-import { type AnyNode, parse as parseTree, type ValueNode } from "@humanwhocodes/momoa";
+import {
+  type AnyNode,
+  type MemberNode,
+  type ObjectNode,
+  parse as parseTree,
+  type ValueNode,
+} from "@humanwhocodes/momoa";
 import { joinPointer, parsePointer } from "./json-pointer.js";
 import { MAX_NESTING, nestingDepth } from "./json-value.js";
 import type { Problem } from "./problems.js";
@@ -41,9 +47,50 @@ export class Positions {
   }
 }
 
+/** How many object members JSON text writes: its colons outside strings. */
+function membersWritten(text: string): number {
+  let count = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (inString) {
+      if (code === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (code === 0x22) inString = false;
+    } else if (code === 0x22) inString = true;
+    else if (code === 0x3a) count++;
+  }
+  return count;
+}
+
+/** How many keys the objects of a parsed value hold (a repeated key counts once: JSON.parse kept the last). */
+function membersParsed(value: unknown): number {
+  let count = 0;
+  const stack = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item !== "object" || item === null) continue;
+    if (!Array.isArray(item)) count += Object.keys(item).length;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push(child);
+  }
+  return count;
+}
+
+/**
+ * Whether JSON text (which JSON.parse turned into `value`) writes some key twice on one object: then it writes
+ * more members than the parsed objects hold. Cheap, so the tree is only built when there is something to find.
+ */
+export function repeatsKeys(text: string, value: unknown): boolean {
+  return membersWritten(text) !== membersParsed(value);
+}
+
+const keyOf = (member: MemberNode) => (member.name.type === "String" ? member.name.value : member.name.name);
+
 /** A parsed document: its positions and its repeated keys. */
 export class JsonTree {
   private readonly positions: Positions;
+  /** Each object's members by key, built when first asked: the last of a repeated key, as JSON.parse keeps it. */
+  private readonly members = new WeakMap<ObjectNode, Map<string, MemberNode>>();
 
   private constructor(
     private readonly root: ValueNode,
@@ -61,6 +108,15 @@ export class JsonTree {
     return new JsonTree(parseTree(text, { mode: "json" }).body, text);
   }
 
+  private membersOf(node: ObjectNode): Map<string, MemberNode> {
+    let byKey = this.members.get(node);
+    if (!byKey) {
+      byKey = new Map(node.members.map((member) => [keyOf(member), member]));
+      this.members.set(node, byKey);
+    }
+    return byKey;
+  }
+
   /** Every key repeated within one object, in document order, each with where it was first written. */
   duplicateKeys(): DuplicateKey[] {
     const found: DuplicateKey[] = [];
@@ -70,7 +126,7 @@ export class JsonTree {
       if (node.type === "Object") {
         const seen = new Map<string, AnyNode>();
         for (const member of node.members) {
-          const key = member.name.type === "String" ? member.name.value : member.name.name;
+          const key = keyOf(member);
           const memberPath = joinPointer(path, key);
           const earlier = seen.get(key);
           if (earlier) {
@@ -104,8 +160,7 @@ export class JsonTree {
     for (const token of tokens) {
       let next: { at: AnyNode; value: ValueNode } | undefined;
       if (node.type === "Object") {
-        // The last member with the key: the one JSON.parse kept.
-        const member = node.members.findLast((m) => (m.name.type === "String" ? m.name.value : m.name.name) === token);
+        const member = this.membersOf(node).get(token);
         if (member) next = { at: member.name, value: member.value };
       } else if (node.type === "Array" && /^(?:0|[1-9]\d*)$/.test(token)) {
         const element = node.elements[Number(token)];
@@ -141,5 +196,6 @@ export function findDuplicateKeys(text: string, parsed?: { value: unknown }): Du
   } catch {
     return [];
   }
+  if (!repeatsKeys(text, value)) return [];
   return JsonTree.of(text, value)?.duplicateKeys() ?? [];
 }

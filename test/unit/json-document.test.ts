@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeText } from "../../src/core/input-text.js";
-import { findDuplicateKeys, JsonTree } from "../../src/core/json-document.js";
+import { findDuplicateKeys, JsonTree, repeatsKeys } from "../../src/core/json-document.js";
 import { readablePath } from "../../src/core/json-pointer.js";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 
@@ -41,6 +41,21 @@ describe("findDuplicateKeys", () => {
     assert.deepEqual(findDuplicateKeys('{"a": 1, "a": '), []);
     assert.deepEqual(findDuplicateKeys(`${"[".repeat(5000)}{"a":1,"a":2}${"]".repeat(5000)}`), []);
   });
+});
+
+describe("repeatsKeys (the cheap check before the tree is built)", () => {
+  const cases: Array<[string, boolean]> = [
+    ['{"a": 1, "b": {"c": [1, {"d": 2}]}}', false],
+    ['{"a": 1, "a": 2}', true],
+    ['{"a:b": "c:d", "e": "\\":"}', false],
+    ['{"q\\"": 1, "q\\"": 2}', true],
+    ['{"__proto__": 1, "x": {"__proto__": {}}}', false],
+    ['{"__proto__": 1, "__proto__": 2}', true],
+    ["[1, 2, {}]", false],
+  ];
+  for (const [text, expected] of cases) {
+    it(`${text} → ${expected}`, () => assert.equal(repeatsKeys(text, JSON.parse(text)), expected));
+  }
 });
 
 describe("JsonTree.locate", () => {
