@@ -49,7 +49,10 @@ export async function main(argv: string[]): Promise<number> {
   program
     .command("validate")
     .description("check envelope files the way the runtime will; print every problem")
-    .argument("<file...>", "JSON files: send params, a message or a bare envelope")
+    .argument(
+      "<file...>",
+      "JSON files (send params, a message or a bare envelope), directories (their *.json, recursively) or - (stdin)",
+    )
     .option("--json", "one JSON object per file, on stdout")
     .option("--workspace <dir>", "also check the working directory and files against this workspace", directory)
     .action(async (files: string[], flags: { json?: boolean; workspace?: string }) => {
@@ -95,10 +98,12 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command("schema")
-    .description("print the JSON Schema of the envelope")
-    .action(async () => {
-      const { envelopeJsonSchema } = await import("./core/json-schema.js");
-      process.stdout.write(`${JSON.stringify(envelopeJsonSchema(), null, 2)}\n`);
+    .description("print the JSON Schema of input files (send params, a message or a bare envelope)")
+    .option("--envelope", "the schema of a bare envelope instead")
+    .action(async (flags: { envelope?: boolean }) => {
+      const { envelopeJsonSchema, inputJsonSchema } = await import("./core/json-schema.js");
+      const schema = flags.envelope ? envelopeJsonSchema() : inputJsonSchema();
+      process.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);
     });
 
   try {

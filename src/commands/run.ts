@@ -1,7 +1,8 @@
 // `adapter-command run`: validates one file, dispatches it, shows it live and turns the outcome into an exit code.
 import { Dispatcher } from "../core/dispatcher.js";
-import { analyzeInput, parseJsonText } from "../core/envelope.js";
 import { CoreError } from "../core/errors.js";
+import { analyzeText } from "../core/input-text.js";
+import { printable } from "../core/printable.js";
 import type { Problem } from "../core/problems.js";
 import type { TaskView } from "../core/task-record.js";
 import type { Io } from "../io/io.js";
@@ -23,7 +24,8 @@ export interface RunOptions {
 }
 
 export async function runCommand(file: string, options: RunOptions, io: Io): Promise<number> {
-  const say = (line: string) => io.stderr.write(`adapter-command: ${line}\n`);
+  // Names, paths and messages may come from the file: printed for a person, they cannot drive the terminal.
+  const say = (line: string) => io.stderr.write(`adapter-command: ${printable(line)}\n`);
   // The screen needs a keyboard: with stdin piped (`echo y | adapter-command run …`) answers come from its lines.
   // Nor does a CI job get one, even on a pseudo-terminal: Ink would draw nothing there until the end.
   const useTui = options.tui && !options.json && io.stdout.isTTY === true && io.stdin.isTTY === true && !inCi();
@@ -35,12 +37,11 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
       })
     : undefined;
   const read = await readInputFile(file);
-  if (!read.ok && read.unreadable) {
-    say(`cannot read ${file}: ${read.problem.message}`);
+  if (!read.ok) {
+    say(`cannot read ${file}: ${read.problem.message} [${read.problem.code}]`);
     return EXIT.usage;
   }
-  const parsed = read.ok ? parseJsonText(read.text) : ({ ok: false, problem: read.problem } as const);
-  const analysis = parsed.ok ? analyzeInput(parsed.value) : { valid: false as const, errors: [parsed.problem] };
+  const { analysis } = analyzeText(read.text);
   const dispatcher = new Dispatcher({
     workspace: options.workspace,
     maxConcurrent: 1,
@@ -116,6 +117,6 @@ export async function reportRejection(error: unknown, file: string, io: Io): Pro
   io.stderr.write(
     `${formatVerdict({ file, valid: false, dispatch: null, errors, warnings: [] }, paintFor(io.stderr))}\n`,
   );
-  io.stderr.write(`adapter-command: ${error.message}; nothing ran\n`);
+  io.stderr.write(`adapter-command: ${printable(error.message)}; nothing ran\n`);
   return EXIT.rejected;
 }

@@ -1,14 +1,16 @@
-// Runs `validate` over several files and prints the verdicts, human or --json.
+// Runs `validate` over files, directories and stdin, and prints the verdicts, human or --json.
 import { drainOrClose } from "../io/backpressure.js";
 import type { Io } from "../io/io.js";
 import { paintFor } from "../ui/paint.js";
 import { EXIT } from "./exit-codes.js";
-import { formatVerdict, validateFile } from "./validate.js";
+import { type InputText, readInputFile, readInputStream } from "./input-file.js";
+import { expandInputs, STDIN } from "./input-paths.js";
+import { type FileVerdict, failed, formatVerdict, validateInput } from "./validate.js";
 
 export async function validateFiles(
-  files: string[],
+  args: string[],
   options: { json?: boolean; workspace?: string },
-  io: Pick<Io, "stdout">,
+  io: Pick<Io, "stdin" | "stdout">,
 ): Promise<number> {
   const paint = paintFor(io.stdout);
   const out = io.stdout;
@@ -17,10 +19,21 @@ export async function validateFiles(
   out.on("error", () => {
     gone = true;
   });
+  // stdin can be read once: `-` given twice checks the same text twice.
+  let stdin: Promise<InputText> | undefined;
   let allValid = true;
-  for (const file of files) {
+  for (const input of await expandInputs(args)) {
     if (gone) break;
-    const verdict = await validateFile(file, options.workspace);
+    let verdict: FileVerdict;
+    if ("problem" in input) verdict = failed(input.file, input.problem);
+    else {
+      let read: InputText;
+      if (input.file === STDIN) {
+        stdin ??= readInputStream(io.stdin);
+        read = await stdin;
+      } else read = await readInputFile(input.file);
+      verdict = validateInput(input.file, read, options.workspace);
+    }
     allValid &&= verdict.valid;
     if (!out.write(options.json ? `${JSON.stringify(verdict)}\n` : `${formatVerdict(verdict, paint)}\n`))
       await drainOrClose(out);

@@ -1,8 +1,13 @@
 // `adapter-command validate`: checks files the way the runtime will, and reports every problem.
-import { analyzeInput, type Envelope, type Problem, parseJsonText } from "../core/envelope.js";
-import { place, workingDirEscapes } from "../core/workspace.js";
+import { cwd } from "node:process";
+import type { Envelope, Problem } from "../core/envelope.js";
+import { analyzeText } from "../core/input-text.js";
+import { readablePath } from "../core/json-pointer.js";
+import { printable } from "../core/printable.js";
+import { ADAPTER_URI } from "../core/uris.js";
+import { place } from "../core/workspace.js";
 import type { Paint } from "../ui/paint.js";
-import { readInputFile } from "./input-file.js";
+import { type InputText, readInputFile } from "./input-file.js";
 
 export interface FileVerdict {
   file: string;
@@ -15,63 +20,54 @@ export interface FileVerdict {
 }
 
 export async function validateFile(file: string, workspace: string | undefined): Promise<FileVerdict> {
-  const read = await readInputFile(file);
-  if (!read.ok) return failed(file, read.problem);
-  const parsed = parseJsonText(read.text);
-  if (!parsed.ok) return failed(file, parsed.problem);
-  const analysis = analyzeInput(parsed.value);
-  if (!analysis.valid) {
-    return {
-      file,
-      valid: false,
-      dispatch: analysis.dispatch ?? null,
-      errors: analysis.errors,
-      warnings: [],
-    };
-  }
-  if (analysis.dispatch === "echo") return { file, valid: true, dispatch: "echo", errors: [], warnings: [] };
-  const verdict: FileVerdict = {
-    file,
-    valid: true,
-    dispatch: "adapter-command",
-    errors: [],
-    warnings: [],
-    envelope: analysis.envelope,
-  };
-  if (workspace !== undefined) {
-    const placed = place(workspace, analysis.envelope, analysis.envelopePath);
-    verdict.warnings = placed.warnings;
-    if (!placed.ok) {
-      verdict.valid = false;
-      verdict.errors = placed.errors;
-    }
-  } else {
-    const leaves = workingDirEscapes(analysis.envelope, analysis.envelopePath);
-    if (leaves) {
-      verdict.valid = false;
-      verdict.errors = [leaves];
-    }
-  }
-  return verdict;
+  return validateInput(file, await readInputFile(file), workspace);
 }
 
-function failed(file: string, problem: Problem): FileVerdict {
+/**
+ * The verdict on an input already read. Without a workspace the current directory plays it, as it does for `run`
+ * (so both refuse the same `working_dir`), but what is missing on disk is only reported when one was named.
+ */
+export function validateInput(file: string, read: InputText, workspace: string | undefined): FileVerdict {
+  if (!read.ok) return failed(file, read.problem);
+  const { analysis, locate } = analyzeText(read.text);
+  if (!analysis.valid) {
+    return { file, valid: false, dispatch: analysis.dispatch ?? null, errors: analysis.errors, warnings: [] };
+  }
+  if (analysis.dispatch === "echo") return { file, valid: true, dispatch: "echo", errors: [], warnings: [] };
+  const placed = place(workspace ?? cwd(), analysis.envelope, analysis.envelopePath);
+  const errors = placed.ok ? [] : placed.errors.map(locate);
+  return {
+    file,
+    valid: errors.length === 0,
+    dispatch: "adapter-command",
+    errors,
+    warnings: workspace === undefined ? [] : placed.warnings.map(locate),
+    envelope: analysis.envelope,
+  };
+}
+
+export function failed(file: string, problem: Problem): FileVerdict {
   return { file, valid: false, dispatch: null, errors: [problem], warnings: [] };
 }
 
+/** The verdict for a person: every value from the file or its name shown with control characters escaped. */
 export function formatVerdict(verdict: FileVerdict, paint: Paint): string {
+  const file = printable(verdict.file);
+  const how =
+    verdict.dispatch === "echo" ? "echo dispatch" : `${verdict.envelope?.mode} via ${verdict.envelope?.adapter}`;
   const head = verdict.valid
-    ? `${paint.green("valid")}    ${verdict.file} (${verdict.dispatch === "echo" ? "echo dispatch" : `${verdict.envelope?.mode} via ${verdict.envelope?.adapter}`})`
-    : `${paint.red("invalid")}  ${verdict.file}`;
+    ? `${paint.green("valid")}    ${file} (${printable(how)})`
+    : `${paint.red("invalid")}  ${file}`;
   const lines = [head];
-  for (const problem of verdict.errors)
-    lines.push(`  ${paint.red("error")}   ${where(problem)}${problem.message} ${paint.dim(`[${problem.code}]`)}`);
-  for (const problem of verdict.warnings)
-    lines.push(`  ${paint.yellow("warning")} ${where(problem)}${problem.message} ${paint.dim(`[${problem.code}]`)}`);
+  for (const problem of verdict.errors) lines.push(`  ${paint.red("error")}   ${line(problem, paint)}`);
+  for (const problem of verdict.warnings) lines.push(`  ${paint.yellow("warning")} ${line(problem, paint)}`);
   return lines.join("\n");
 }
 
-function where(problem: Problem): string {
-  if (problem.line !== undefined) return `${problem.line}:${problem.column}: `;
-  return problem.path ? `${problem.path}: ` : "";
+/** `12:7 envelope.timeout_seconds: expected …, found … [code]` */
+function line(problem: Problem, paint: Paint): string {
+  const at = problem.line !== undefined ? `${problem.line}:${problem.column}` : "";
+  const field = problem.path ? readablePath(problem.path, ADAPTER_URI) : "";
+  const where = [at, printable(field)].filter((part) => part !== "").join(" ");
+  return `${where ? `${where}: ` : ""}${printable(problem.message)} ${paint.dim(`[${printable(problem.code)}]`)}`;
 }

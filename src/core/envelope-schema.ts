@@ -1,6 +1,6 @@
 // The adapter-command/v1 envelope as one valibot schema: the validator and `adapter-command schema` both use it.
 import * as v from "valibot";
-import { ADAPTER_NAME, MODES, REQUEST_ROOTS, RUNNER_PATH } from "./uris.js";
+import { ADAPTER_NAME, ADAPTER_URI, MODES, REQUEST_ROOTS, RUNNER_PATH } from "./uris.js";
 
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const MAX_TIMEOUT_SECONDS = 900;
@@ -41,6 +41,15 @@ export const REQUEST_RULES = [
 
 const [absolute, backslash, control, segment, outside] = REQUEST_RULES;
 
+/**
+ * What `adapter-command schema` shows an editor for a field: a title, a description, examples and, where a
+ * missing field means a value, that value as `default` (a default the runtime does not apply would mislead).
+ */
+const about = <T>(title: string, description: string, examples: readonly unknown[], more: { default?: unknown } = {}) =>
+  v.metadata<T, Record<string, unknown>>({ title, description, examples, ...more });
+
+const EXAMPLE_REQUEST = ".aiwg/ops/runs/request.json";
+
 export const RequestPathSchema = v.pipe(
   v.string(),
   v.minLength(1),
@@ -50,61 +59,208 @@ export const RequestPathSchema = v.pipe(
   v.regex(control.regex),
   v.regex(segment.regex),
   v.regex(outside.regex),
+  about(
+    "REQUEST",
+    `The request file the runner reads, relative to the working directory: below ${REQUEST_ROOTS.join(" or ")}; no leading /, no backslash, no control character, no empty, "." or ".." segment; at most ${MAX_REQUEST_BYTES} bytes.`,
+    [EXAMPLE_REQUEST, `${REQUEST_ROOTS[0]}examples/cycle-005-request.json`],
+  ),
 );
 
 export const COMMAND_PREFIX = ["node", RUNNER_PATH, "--request"] as const;
 
 export const EnvelopeSchema = v.strictObject({
-  adapter: v.literal(ADAPTER_NAME),
-  mode: v.picklist(MODES),
-  command: v.strictTuple([
-    v.literal(COMMAND_PREFIX[0]),
-    v.literal(COMMAND_PREFIX[1]),
-    v.literal(COMMAND_PREFIX[2]),
-    RequestPathSchema,
-  ]),
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: a NUL can never be part of a path
-  working_dir: v.optional(v.pipe(v.string(), v.regex(/^[^\u0000]*$/))),
+  adapter: v.pipe(
+    v.literal(ADAPTER_NAME),
+    about("Adapter", `Required. The allowlisted adapter; adapter-command/v1 knows one: ${ADAPTER_NAME}.`, [
+      ADAPTER_NAME,
+    ]),
+  ),
+  mode: v.pipe(
+    v.picklist(MODES),
+    about(
+      "Mode",
+      `Required. What the runner is asked to do: ${MODES.join(" or ")}. The command sees it as AIWG_A2A_ADAPTER_MODE.`,
+      [...MODES],
+    ),
+  ),
+  command: v.pipe(
+    v.strictTuple([
+      v.pipe(v.literal(COMMAND_PREFIX[0]), about("Executable", "Always node: the Node.js running the tool.", ["node"])),
+      v.pipe(
+        v.literal(COMMAND_PREFIX[1]),
+        about("Runner", "Always the runner of the working directory.", [COMMAND_PREFIX[1]]),
+      ),
+      v.pipe(v.literal(COMMAND_PREFIX[2]), about("Flag", "Always --request.", ["--request"])),
+      RequestPathSchema,
+    ]),
+    about(
+      "Command",
+      `Required. Exactly four strings: ${COMMAND_PREFIX.join(", ")}, then REQUEST. Nothing else can be run, and no shell is involved.`,
+      [[...COMMAND_PREFIX, EXAMPLE_REQUEST]],
+    ),
+  ),
+  working_dir: v.optional(
+    v.pipe(
+      v.string(),
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: a NUL can never be part of a path
+      v.regex(/^[^\u0000]*$/),
+      about(
+        "Working directory",
+        "Where the command runs, mapped onto the local workspace (--workspace, default the current directory): absent, empty or /workspace is the workspace itself; /workspace/SUB or a relative path is below it; an absolute path must be inside it. Nothing may resolve outside it, symbolic links included.",
+        ["/workspace", "/workspace/project", "project"],
+        { default: "/workspace" },
+      ),
+    ),
+  ),
   timeout_seconds: v.optional(
-    v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_TIMEOUT_SECONDS)),
+    v.pipe(
+      v.number(),
+      v.integer(),
+      v.minValue(1),
+      v.maxValue(MAX_TIMEOUT_SECONDS),
+      about(
+        "Timeout",
+        `Seconds the command may run, a whole number from 1 to ${MAX_TIMEOUT_SECONDS}. At the deadline its process group gets SIGTERM, and SIGKILL 2 s later.`,
+        [60, DEFAULT_TIMEOUT_SECONDS, MAX_TIMEOUT_SECONDS],
+      ),
+    ),
     DEFAULT_TIMEOUT_SECONDS,
   ),
-  input_mode: v.optional(v.literal("text-line")),
+  input_mode: v.optional(
+    v.pipe(
+      v.literal("text-line"),
+      about(
+        "Input mode",
+        "text-line: a prompt the command prints on its last output line (such as [y/N]) becomes input-required and can be answered (hitl-prompt/v1). Absent: output is never taken for a prompt.",
+        ["text-line"],
+      ),
+    ),
+  ),
 });
 
 export type Envelope = v.InferOutput<typeof EnvelopeSchema>;
 
+/**
+ * Message.metadata (and the send params' metadata): any keys. The JSON Schema adds what the analysis checks
+ * around it: the envelope under ADAPTER_URI, and no key that is almost ADAPTER_URI (src/core/json-schema.ts).
+ */
+export const MetadataSchema = v.pipe(
+  v.record(v.string(), v.unknown()),
+  about("Metadata", "Extension data by URI. The adapter-command/v1 envelope sits under its URI, spelled exactly.", [
+    { [ADAPTER_URI]: { adapter: ADAPTER_NAME, mode: "plan", command: [...COMMAND_PREFIX, EXAMPLE_REQUEST] } },
+  ]),
+);
+
+const partMetadata = v.optional(
+  v.pipe(v.record(v.string(), v.unknown()), about("Part metadata", "Free-form data about the part.", [{}])),
+);
+
 const TextPartSchema = v.looseObject({
-  kind: v.literal("text"),
-  text: v.string(),
-  metadata: v.optional(v.record(v.string(), v.unknown())),
+  kind: v.pipe(v.literal("text"), about("Kind", "A text part.", ["text"])),
+  text: v.pipe(
+    v.string(),
+    about(
+      "Text",
+      "The text. Text parts joined by newlines become AIWG_A2A_MESSAGE (at most 64 KiB, no NUL), or the echo's output.",
+      ["Run the bounded plan adapter."],
+    ),
+  ),
+  metadata: partMetadata,
 });
-const FilePartSchema = v.looseObject({ kind: v.literal("file"), file: v.looseObject({}) });
-const DataPartSchema = v.looseObject({ kind: v.literal("data"), data: v.record(v.string(), v.unknown()) });
+const FilePartSchema = v.looseObject({
+  kind: v.pipe(v.literal("file"), about("Kind", "A file part.", ["file"])),
+  file: v.pipe(v.looseObject({}), about("File", "The file, by URI or inline bytes.", [{ uri: "file:///tmp/x" }])),
+  metadata: partMetadata,
+});
+const DataPartSchema = v.looseObject({
+  kind: v.pipe(v.literal("data"), about("Kind", "A data part.", ["data"])),
+  data: v.pipe(v.record(v.string(), v.unknown()), about("Data", "Structured data.", [{ note: "x" }])),
+  metadata: partMetadata,
+});
 
 export const MessageSchema = v.looseObject({
-  kind: v.optional(v.literal("message")),
-  role: v.literal("user"),
-  parts: v.array(v.variant("kind", [TextPartSchema, FilePartSchema, DataPartSchema])),
-  messageId: v.optional(v.string()),
-  contextId: v.optional(v.string()),
-  taskId: v.optional(v.string()),
-  metadata: v.optional(v.record(v.string(), v.unknown())),
-  extensions: v.optional(v.array(v.string())),
+  kind: v.optional(v.pipe(v.literal("message"), about("Kind", "Always message.", ["message"], { default: "message" }))),
+  role: v.pipe(v.literal("user"), about("Role", "Required. Always user: a request to the agent.", ["user"])),
+  parts: v.pipe(
+    v.array(v.variant("kind", [TextPartSchema, FilePartSchema, DataPartSchema])),
+    about(
+      "Parts",
+      "Required. Text, file and data parts; without an envelope at least one text part (the echo prints it). At most 1000 with an envelope.",
+      [[{ kind: "text", text: "Run the bounded plan adapter." }]],
+    ),
+  ),
+  messageId: v.optional(
+    v.pipe(
+      v.string(),
+      about("Message id", "The sender's id for this message.", ["6f1c2a4e-0b7d-4c1e-9a3f-5d2e8b7c1a01"]),
+    ),
+  ),
+  contextId: v.optional(
+    v.pipe(v.string(), about("Context id", "The conversation the task belongs to; absent: a new one.", ["ctx-1"])),
+  ),
+  taskId: v.optional(v.pipe(v.string(), about("Task id", "Only when answering a prompt of that task.", ["task-1"]))),
+  metadata: v.optional(MetadataSchema),
+  extensions: v.optional(
+    v.pipe(v.array(v.string()), about("Extensions", "URIs of extensions the message uses.", [[]])),
+  ),
 });
 
 export type Message = v.InferOutput<typeof MessageSchema>;
 
 export const SendParamsSchema = v.looseObject({
-  message: MessageSchema,
-  configuration: v.optional(
-    v.looseObject({
-      blocking: v.optional(v.boolean()),
-      historyLength: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
-      acceptedOutputModes: v.optional(v.array(v.string())),
-    }),
+  message: v.pipe(
+    MessageSchema,
+    about("Message", "Required. The A2A message to send; the envelope goes in its metadata.", [
+      { role: "user", parts: [{ kind: "text", text: "Run the bounded plan adapter." }] },
+    ]),
   ),
-  metadata: v.optional(v.record(v.string(), v.unknown())),
+  configuration: v.optional(
+    v.pipe(
+      v.looseObject({
+        blocking: v.optional(
+          v.pipe(
+            v.boolean(),
+            about("Blocking", "Wait for the task to end (or need input) before answering.", [true, false], {
+              default: true,
+            }),
+          ),
+        ),
+        historyLength: v.optional(
+          v.pipe(
+            v.number(),
+            v.integer(),
+            v.minValue(0),
+            about("History length", "How many messages of the task's history to return; absent: all.", [0, 10]),
+          ),
+        ),
+        acceptedOutputModes: v.optional(
+          v.pipe(
+            v.array(v.string()),
+            about("Accepted output modes", "MIME types the client accepts.", [["text/plain"]]),
+          ),
+        ),
+      }),
+      about("Configuration", "How the send is answered.", [{ blocking: false }]),
+    ),
+  ),
+  metadata: v.optional(MetadataSchema),
 });
 
 export type SendParams = v.InferOutput<typeof SendParamsSchema>;
+
+/** A file's top-level "$schema" (CONTRACT section 2): allowed in every shape, ignored, so an editor can bind it. */
+export const SchemaKeySchema = v.optional(
+  v.pipe(
+    v.string(),
+    about(
+      "JSON Schema",
+      "The schema an editor checks this file against (adapter-command schema); ignored by the tool.",
+      ["./node_modules/adapter-command/schema/adapter-command.schema.json"],
+    ),
+  ),
+);
+
+/** The three shapes of a file (CONTRACT section 2) as they stand at its top, where "$schema" may be. */
+export const EnvelopeFileSchema = v.strictObject({ $schema: SchemaKeySchema, ...EnvelopeSchema.entries });
+export const MessageFileSchema = v.looseObject({ $schema: SchemaKeySchema, ...MessageSchema.entries });
+export const SendParamsFileSchema = v.looseObject({ $schema: SchemaKeySchema, ...SendParamsSchema.entries });

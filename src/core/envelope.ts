@@ -1,10 +1,19 @@
 // Reads an input (send params, a bare message or a bare envelope) and decides how it dispatches, or why it can't.
 import * as v from "valibot";
-import { type Envelope, EnvelopeSchema, type Message, MessageSchema, SendParamsSchema } from "./envelope-schema.js";
+import { keyMismatches } from "./envelope-key.js";
+import {
+  type Envelope,
+  EnvelopeSchema,
+  type Message,
+  MessageSchema,
+  SchemaKeySchema,
+  SendParamsSchema,
+} from "./envelope-schema.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import { joinPointer, pointer } from "./json-pointer.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "./json-value.js";
 import { type Problem, problemsFromIssues, unknownField } from "./problems.js";
+import { startLimitProblems } from "./start-limits.js";
 import { ADAPTER_URI } from "./uris.js";
 
 export type { Envelope, Message, Problem };
@@ -40,13 +49,31 @@ export function analyzeInput(value: unknown): Analysis {
     ]);
   }
   const shape = shapeOf(value);
-  if (shape === "envelope") return analyzeEnvelope(value, "");
+  const schemaKey = schemaKeyProblems(value);
+  if (shape === "envelope") {
+    // A top-level "$schema" binds the file to `adapter-command schema` in an editor; it is not an envelope field.
+    const { [SCHEMA_KEY]: _bound, ...envelope } = value;
+    const analysis = analyzeEnvelope(envelope, "");
+    return schemaKey.length === 0 ? analysis : invalid([...schemaKey, ...errorsOf(analysis)], "adapter-command");
+  }
   const analysis = shape === "send-params" ? analyzeSendParams(value) : analyzeMessage(value);
   // Envelope fields beside `message` or `parts` were meant as an envelope: that is an error, never an echo.
   const misplaced = misplacedEnvelopeFields(value, shape);
-  if (misplaced.length === 0) return analysis;
-  return invalid([...misplaced, ...(analysis.valid ? [] : analysis.errors)], "adapter-command");
+  if (misplaced.length === 0 && schemaKey.length === 0) return analysis;
+  const dispatch = misplaced.length > 0 ? "adapter-command" : analysis.dispatch;
+  return invalid([...schemaKey, ...misplaced, ...errorsOf(analysis)], dispatch);
 }
+
+/** The key an editor reads to find a file's JSON Schema (CONTRACT section 2): allowed at the top, as a string. */
+export const SCHEMA_KEY = "$schema";
+
+function schemaKeyProblems(value: Record<string, unknown>): Problem[] {
+  if (!Object.hasOwn(value, SCHEMA_KEY)) return [];
+  const parsed = v.safeParse(SchemaKeySchema, value[SCHEMA_KEY]);
+  return parsed.success ? [] : problemsFromIssues(parsed.issues, pointer(SCHEMA_KEY));
+}
+
+const errorsOf = (analysis: Analysis): Problem[] => (analysis.valid ? [] : analysis.errors);
 
 function misplacedEnvelopeFields(value: Record<string, unknown>, shape: "send-params" | "message"): Problem[] {
   const home = joinPointer(shape === "send-params" ? "/message/metadata" : "/metadata", ADAPTER_URI);
@@ -70,6 +97,11 @@ export function analyzeSendParams(value: unknown): Analysis {
   const inParams = envelopeAt(value.metadata);
   const messagePath = joinPointer("/message/metadata", ADAPTER_URI);
   const paramsPath = joinPointer("/metadata", ADAPTER_URI);
+  const mismatches = [
+    ...keyMismatches(message.metadata, "/message/metadata"),
+    ...keyMismatches(value.metadata, "/metadata"),
+  ];
+  errors.push(...mismatches);
   if (inMessage.present && inParams.present && !sameJson(inMessage.value, inParams.value)) {
     errors.push({
       path: paramsPath,
@@ -79,8 +111,10 @@ export function analyzeSendParams(value: unknown): Analysis {
   }
   if (inMessage.present || inParams.present) {
     const [raw, path] = inMessage.present ? [inMessage.value, messagePath] : [inParams.value, paramsPath];
+    errors.push(...startLimitProblems(value.message, "/message"));
     return withEnvelope(raw, path, errors, parsed.success ? parsed.output.message : undefined);
   }
+  if (mismatches.length > 0) return invalid(errors, "adapter-command");
   return echo(parsed.success ? parsed.output.message : undefined, value.message, "/message", errors);
 }
 
@@ -88,7 +122,10 @@ function analyzeMessage(value: Record<string, unknown>): Analysis {
   const parsed = v.safeParse(MessageSchema, value);
   const errors = parsed.success ? [] : problemsFromIssues(parsed.issues, "");
   const found = envelopeAt(value.metadata);
+  const mismatches = keyMismatches(value.metadata, "/metadata");
+  errors.push(...mismatches);
   if (found.present) {
+    errors.push(...startLimitProblems(value, ""));
     return withEnvelope(
       found.value,
       joinPointer("/metadata", ADAPTER_URI),
@@ -96,6 +133,7 @@ function analyzeMessage(value: Record<string, unknown>): Analysis {
       parsed.success ? parsed.output : undefined,
     );
   }
+  if (mismatches.length > 0) return invalid(errors, "adapter-command");
   return echo(parsed.success ? parsed.output : undefined, value, "", errors);
 }
 

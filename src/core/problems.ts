@@ -1,5 +1,6 @@
 // Problems: what is wrong with an input, where (a JSON Pointer), under a stable code, in words.
 import type * as v from "valibot";
+import { closest } from "./edit-distance.js";
 import { COMMAND_PREFIX, MAX_REQUEST_BYTES, MAX_TIMEOUT_SECONDS, REQUEST_RULES } from "./envelope-schema.js";
 import { joinPointer } from "./json-pointer.js";
 import { ADAPTER_NAME, MODES } from "./uris.js";
@@ -27,7 +28,8 @@ export function shown(value: unknown): string {
   return text.length > MAX_SHOWN ? `${text.slice(0, MAX_SHOWN - 1)}…` : text;
 }
 
-function typeName(value: unknown): string {
+/** What a value is, in words: "an object", "a string (\"x\")". */
+export function typeName(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "an object";
@@ -63,8 +65,21 @@ export function unknownField(path: string, key: string): Problem {
   return {
     path,
     code: "unknown_field",
-    message: `expected only the fields ${ENVELOPE_FIELDS.join(", ")}, found "${key}"`,
+    message: `expected only the fields ${ENVELOPE_FIELDS.join(", ")}, found ${JSON.stringify(key)}${didYouMean(key, ENVELOPE_FIELDS)}`,
   };
+}
+
+/** "; did you mean "plan"?" when `found` is a near miss of one of `options`, else nothing. */
+function didYouMean(found: unknown, options: readonly unknown[]): string {
+  if (typeof found !== "string") return "";
+  const words = options.filter((option): option is string => typeof option === "string");
+  const guess = closest(found, words);
+  return guess === undefined ? "" : `; did you mean ${JSON.stringify(guess)}?`;
+}
+
+/** The string values a literal or picklist issue expected, read back from its `expected` ('("plan" | "assess")'). */
+function allowedValues(issue: v.BaseIssue<unknown>): string[] {
+  return (issue.expected?.match(/"(?:[^"\\]|\\.)*"/g) ?? []).map((quoted) => JSON.parse(quoted) as string);
 }
 
 function expectedOf(issue: v.BaseIssue<unknown>): string {
@@ -98,7 +113,10 @@ function describe(issue: v.BaseIssue<unknown>): { code: string; message: string 
     case "literal":
     case "picklist":
     case "variant":
-      return { code: "invalid_value", message: `expected ${expectedOf(issue)}, found ${shown(input)}` };
+      return {
+        code: "invalid_value",
+        message: `expected ${expectedOf(issue)}, found ${shown(input)}${didYouMean(input, allowedValues(issue))}`,
+      };
     case "integer":
       return { code: "not_integer", message: `expected a whole number, found ${shown(input)}` };
     case "min_value":

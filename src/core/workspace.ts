@@ -34,21 +34,6 @@ export function mapWorkingDir(workspace: string, workingDir: string | undefined)
   return isInside(root, mapped) ? mapped : undefined;
 }
 
-/**
- * Without a workspace to check against (`validate` without --workspace): the problem when `working_dir` leaves
- * every workspace on its own (`/workspace/..`, `../x`). Other absolute paths depend on DIR and pass here.
- */
-export function workingDirEscapes(envelope: Envelope, envelopePath: string): Problem | undefined {
-  const wd = envelope.working_dir ?? "";
-  if (isAbsolute(wd) && wd !== SANDBOX_ROOT && !wd.startsWith(`${SANDBOX_ROOT}/`)) return undefined;
-  if (mapWorkingDir(SANDBOX_ROOT, wd) !== undefined) return undefined;
-  return {
-    path: joinPointer(envelopePath, "working_dir"),
-    code: "working_dir_outside",
-    message: `expected a working directory inside the workspace, found ${JSON.stringify(wd)}, which leaves it`,
-  };
-}
-
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));

@@ -46,8 +46,6 @@ export const STREAMING_METHODS = new Set([
   "SendStreamingMessage",
   "SubscribeToTask",
 ]);
-/** The methods whose `params.message` is checked for repeated keys (CONTRACT section 2). */
-export const SEND_METHODS = new Set(["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]);
 
 type Method = (params: unknown, context: CallContext) => unknown;
 

@@ -4,10 +4,12 @@
 import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
+import type { Problem } from "../core/problems.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { errorResponse, idInHead, notARequest } from "../jsonrpc/requests.js";
+import { sendDuplicates } from "../jsonrpc/send-duplicates.js";
 import { StreamReply } from "../jsonrpc/stream-reply.js";
 
 export const MAX_BATCH = 1000;
@@ -75,8 +77,10 @@ export class StdioConnection {
       );
       return;
     }
+    // Send requests whose params repeat a key are refused: a second key could hide an envelope (CONTRACT section 2).
+    const duplicates = sendDuplicates(frame.text, value);
     if (!Array.isArray(value)) {
-      const response = await this.one(value, frame.text);
+      const response = await this.one(value, duplicates);
       if (response) this.write(response);
       return;
     }
@@ -88,7 +92,7 @@ export class StdioConnection {
       this.write(errorResponse(null, A2A_CODES.invalidRequest, "Invalid Request", { detail }));
       return;
     }
-    const responses = (await Promise.all(value.map((item) => this.one(item, undefined)))).filter(
+    const responses = (await Promise.all(value.map((item) => this.one(item, duplicates)))).filter(
       (response): response is JSONRPCResponse => response !== null,
     );
     if (responses.length === 0) return;
@@ -99,12 +103,18 @@ export class StdioConnection {
     for (const response of responses) this.follow(response);
   }
 
-  private async one(value: unknown, _text: string | undefined): Promise<JSONRPCResponse | null> {
+  private async one(value: unknown, duplicates: Map<unknown, Problem>): Promise<JSONRPCResponse | null> {
     const problem = notARequest(value);
     if (problem)
       return errorResponse(isRecord(value) ? value.id : null, A2A_CODES.invalidRequest, "Invalid Request", {
         detail: problem,
       });
+    const duplicate = duplicates.get(value);
+    if (duplicate) {
+      if (!("id" in (value as object))) return null;
+      const message = `Invalid params: ${duplicate.message}${duplicate.path ? ` at ${duplicate.path}` : ""}`;
+      return errorResponse((value as { id: unknown }).id, A2A_CODES.invalidParams, message, { errors: [duplicate] });
+    }
     return this.server.receive(value as never, { notification: !("id" in (value as object)) });
   }
 

@@ -25,11 +25,3 @@ export function paintFor(stream: { isTTY?: boolean }): Paint {
     bold: wrap(1, 22),
   };
 }
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the pattern exists to match control characters
-const CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
-
-/** A value from a file, safe to print: control characters shown as `\u001b` (CONTRACT section 2). */
-export function escapeControls(text: string): string {
-  return text.replace(CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}

@@ -1,8 +1,10 @@
 // What the screen writes above its live area (CONTRACT section 6): the header, every finished line of output, the
 // answers sent, and the summary. Each is written once, as the terminal's own text, so the terminal wraps long lines,
 // and its scrollback keeps them all after the run. Needs no Ink, so the first lines appear before Ink has loaded.
+
+import { printable } from "../core/printable.js";
 import type { TaskView } from "../core/task-record.js";
-import { escapeControls, type Paint } from "./paint.js";
+import type { Paint } from "./paint.js";
 import { formatBytes, formatDuration, type ScrollLine } from "./screen-model.js";
 import { endingOf } from "./words.js";
 
@@ -42,10 +44,10 @@ export function formatLine(line: ScrollLine, paint: Paint): string {
 export function headerLines(task: TaskView | undefined, request: string, paint: Paint): string[] {
   const envelope = task?.envelope;
   const what = envelope
-    ? `${envelope.adapter} · ${paint.cyan(envelope.mode)} · ${escapeControls(request)}`
-    : `echo · ${escapeControls(request)}`;
+    ? `${envelope.adapter} · ${paint.cyan(envelope.mode)} · ${printable(request)}`
+    : `echo · ${printable(request)}`;
   const lines = [`${paint.bold("adapter-command")} ${what}`];
-  if (task?.workingDir) lines.push(paint.dim(`in ${escapeControls(task.workingDir)}`));
+  if (task?.workingDir) lines.push(paint.dim(`in ${printable(task.workingDir)}`));
   return lines;
 }
 
@@ -58,5 +60,5 @@ export function summaryLines(task: TaskView, bytes: number, paint: Paint, worksp
   const parts = [ending.how, formatDuration(duration), `${formatBytes(bytes)} of output`].filter(
     (part) => part !== undefined,
   );
-  return [`${head} · ${parts.join(" · ")}`, ...ending.details.map((line) => paint.red(escapeControls(line)))];
+  return [`${head} · ${parts.join(" · ")}`, ...ending.details.map((line) => paint.red(printable(line)))];
 }

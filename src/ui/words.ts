@@ -3,9 +3,9 @@
 // workspace says it should be comes with a hint about --workspace.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { printable } from "../core/printable.js";
 import type { TaskView } from "../core/task-record.js";
 import { RUNNER_PATH } from "../core/uris.js";
-import { escapeControls } from "./paint.js";
 
 export interface Ending {
   ok: boolean;
@@ -40,7 +40,7 @@ export function closingLines(task: TaskView, workspace?: string, exists?: (path:
   // An infrastructure failure's first detail is its status text again.
   const details = task.failKind === "infrastructure" ? ending.details.slice(task.statusText ? 1 : 0) : ending.details;
   // The words may quote a path from the file (the working directory): no control character reaches the terminal.
-  return [first, ...details].map(escapeControls);
+  return [first, ...details].map(printable);
 }
 
 /** Says where the runner was looked for when it was not there: most often --workspace names the wrong folder. */

@@ -1,11 +1,12 @@
 // `run --no-tui` end to end through the built binary over real pipes (CONTRACT sections 1, 3 and 6).
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it, type TestContext } from "node:test";
 import { FIXTURES, groupAlive, runCli, sleep, startCli } from "../helpers/cli.js";
-import { writeEnvelope, writeJson, writeMessage } from "../helpers/envelopes.js";
+import { envelopeParams, writeEnvelope, writeJson, writeMessage } from "../helpers/envelopes.js";
 import { procStat } from "../helpers/processes.js";
 
 const run = (file: string, ...extra: string[]) => ["run", "--no-tui", "--workspace", FIXTURES, ...extra, file];
@@ -258,10 +259,12 @@ describe("run --no-tui: rejections and usage", () => {
     assert.match(result.stderr, /no-such-file\.json/);
   });
 
-  it("an endless file (/dev/zero) → exit 3 with file_too_large, after reading only up to the limit", async () => {
+  // CONTRACT section 1 now: a device is not_a_file, and a file that cannot be read (too large included) exits 2.
+  it("an endless file (/dev/zero) → exit 2 with not_a_file, without reading it", async () => {
     const result = await runCli(run("/dev/zero"));
-    assert.equal(result.code, 3, result.stderr);
-    assert.match(result.stderr, /file_too_large/);
+    assert.equal(result.code, 2, result.stderr);
+    assert.match(result.stderr, /not_a_file/);
+    assert.match(result.stderr, /expected a regular file, found a character device/);
   });
 
   it("--workspace that is missing or a file → exit 2, and nothing runs", async () => {
@@ -406,5 +409,77 @@ describe("run --no-tui: output and environment", () => {
     assert.equal(seen.PATH, path, "PATH must not change (no node_modules/.bin)");
     assert.deepEqual(seen.argv, ["--request", ".aiwg/ops/runs/req.json"]);
     assert.equal(seen.cwd, realpathSync(join(FIXTURES, "env")));
+  });
+});
+
+describe("run --no-tui: what section 2 refuses never runs (exit 3), what cannot be read is exit 2", () => {
+  const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
+  /** The `ok` fixture prints "ok": empty stdout means nothing ran. */
+  const refused = async (file: string, code: string) => {
+    const result = await runCli(run(file));
+    assert.equal(result.code, 3, result.stderr);
+    assert.equal(result.stdout, "", "the ok runner would have printed ok");
+    assert.match(result.stderr, new RegExp(`\\[${code}\\]`));
+    assert.match(result.stderr, /nothing ran/);
+  };
+
+  for (const key of [`${URI}/`, URI.replace("https:", "http:"), URI.toUpperCase(), URI.replace(/v1$/, "v2")]) {
+    it(`an envelope under ${key} → exit 3 (envelope_key_mismatch), not an echo that succeeds`, async () => {
+      const params = envelopeParams({ working_dir: "ok" });
+      const message = params.message as { metadata: Record<string, unknown> };
+      message.metadata = { [key]: message.metadata[URI] };
+      await refused(writeJson(params), "envelope_key_mismatch");
+    });
+  }
+
+  it("a text part with a NUL → exit 3 (message_nul)", async () => {
+    await refused(writeEnvelope({ working_dir: "ok" }, { text: "a\u0000b" }), "message_nul");
+  });
+  it("a joined text over 64 KiB → exit 3 (message_too_large)", async () => {
+    await refused(
+      writeEnvelope({ working_dir: "ok" }, { text: ["x".repeat(40_000), "y".repeat(40_000)] }),
+      "message_too_large",
+    );
+  });
+  it("1001 parts → exit 3 (too_many_parts)", async () => {
+    await refused(writeEnvelope({ working_dir: "ok" }, { text: Array(1001).fill("x") }), "too_many_parts");
+  });
+  it("an envelope hidden behind a second extension key → exit 3 (duplicate_key)", async () => {
+    const text = JSON.stringify(envelopeParams({ working_dir: "ok" })).replace(
+      `"${URI}":`,
+      `"${URI}":{"adapter":"sandbox-agent-runner","mode":"assess","command":[]},"${URI}":`,
+    );
+    await refused(writeJson(text), "duplicate_key");
+  });
+
+  it("a FIFO with no writer → exit 2 (not_a_file) at once, and a directory → exit 2 (not_a_file)", async (t) => {
+    const dir = dirname(writeJson({}));
+    const fifo = join(dir, "fifo.json");
+    if (spawnSync("mkfifo", [fifo]).status !== 0) return t.skip("mkfifo is not available");
+    for (const path of [fifo, dir]) {
+      const result = await runCli(run(path), { timeoutMs: 15_000 });
+      assert.equal(result.signal, null, `run blocked on ${path}`);
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, /expected a regular file, found a (FIFO|directory).*\[not_a_file\]/);
+    }
+  });
+  it("a file over 4 MiB or not UTF-8 → exit 2", async () => {
+    for (const [bytes, code] of [
+      [Buffer.alloc(4 * 1024 * 1024 + 1, 0x20), "file_too_large"],
+      [Buffer.from([0x7b, 0xe9, 0x7d]), "not_utf8"],
+    ] as const) {
+      const result = await runCli(run(writeJson(bytes)));
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, new RegExp(code));
+    }
+  });
+
+  it("control characters of the file are escaped in what run prints for a person", async () => {
+    const hostile = "/etc\u001b]0;pwned\u0007\u001b[2J\r\u009b31m";
+    const result = await runCli(run(writeEnvelope({ working_dir: hostile })));
+    assert.equal(result.code, 3, result.stderr);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
+    assert.doesNotMatch(result.stderr.replaceAll("\n", ""), /[\u0000-\u001f\u007f-\u009f]/);
+    assert.ok(result.stderr.includes("\\u001b]0;pwned\\u0007"), result.stderr);
   });
 });

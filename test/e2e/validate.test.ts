@@ -1,5 +1,6 @@
 // `adapter-command validate` and `schema`, through the built binary over real pipes (CONTRACT sections 1 and 2).
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -151,11 +152,14 @@ describe("validate: exit codes", () => {
 });
 
 describe("validate: human output", () => {
-  it("prints every problem with its JSON Pointer and code", async () => {
+  // The full JSON Pointer stays in --json ("errors carry path, code and message"); a person reads the field's
+  // path and where it is in the file.
+  it("prints every problem with its field as a readable path, its line:column and code", async () => {
     const result = await runCli(["validate", "examples/envelopes/invalid/bad-timeout.json"]);
     assert.equal(result.code, 1);
-    assert.ok(result.stdout.includes(`/message/metadata/${ESCAPED_URI}/mode`), result.stdout);
-    assert.ok(result.stdout.includes(`/message/metadata/${ESCAPED_URI}/timeout_seconds`), result.stdout);
+    assert.match(result.stdout, /^ {2}error {3}10:9 envelope\.mode: .*\[invalid_value\]$/m);
+    assert.match(result.stdout, /^ {2}error {3}17:9 envelope\.timeout_seconds: .*\[wrong_type\]$/m);
+    assert.ok(!result.stdout.includes(ESCAPED_URI), result.stdout);
     assert.match(result.stdout, /"Plan"/);
     assert.match(result.stdout, /"300"/);
   });
@@ -279,21 +283,26 @@ describe("validate --json", () => {
       assert.ok(paths.has(`/message/metadata/${ESCAPED_URI}/${field}`), `${field} in ${[...paths].join(", ")}`);
   });
 
-  it("a nonexistent path and a directory: invalid, file_unreadable, exit 1", async () => {
+  // CONTRACT section 2 now reads a directory as its *.json files: an empty one is what cannot be checked.
+  it("a nonexistent path and a directory without JSON files: invalid, exit 1", async () => {
     const missing = join(temp, "nope.json");
-    const result = await runCli(["validate", "--json", missing, temp, VALID[0] ?? ""]);
+    const empty = mkdtempSync(join(temp, "empty-"));
+    const result = await runCli(["validate", "--json", missing, empty, VALID[0] ?? ""]);
     assert.equal(result.code, 1);
     const out = verdicts(result.stdout);
     assert.deepEqual(
       out.map((v) => [v.file, v.valid]),
       [
         [missing, false],
-        [temp, false],
+        [empty, false],
         [VALID[0], true],
       ],
     );
+    assert.deepEqual(
+      out.slice(0, 2).map((verdict) => codes(verdict.errors)),
+      [["file_unreadable"], ["no_json_files"]],
+    );
     for (const verdict of out.slice(0, 2)) {
-      assert.deepEqual(codes(verdict.errors), ["file_unreadable"]);
       assert.match(verdict.errors[0]?.message ?? "", /expected/);
       for (const key of ["file", "valid", "errors", "warnings"]) assert.ok(key in verdict, key);
       for (const key of Object.keys(verdict))
@@ -409,12 +418,17 @@ describe("validate: hostile files and places", () => {
     assert.equal(result.stderr, "");
   });
 
-  it("an endless file (/dev/zero) is cut off at the limit: file_too_large", async () => {
+  // CONTRACT section 2 now: only regular files are read, so /dev/zero is not_a_file; the size limit is shown
+  // with a regular file over it.
+  it("an endless file (/dev/zero) is not_a_file; a regular file over 4 MiB is file_too_large", async () => {
     const result = await runCli(["validate", "--json", "/dev/zero"]);
     assert.equal(result.code, 1, result.stderr);
     const [verdict] = verdicts(result.stdout);
-    assert.deepEqual(codes(verdict?.errors ?? []), ["file_too_large"]);
-    assert.match(verdict?.errors[0]?.message ?? "", /expected at most 4194304 bytes, found more/);
+    assert.deepEqual(codes(verdict?.errors ?? []), ["not_a_file"]);
+    const big = rawFile("big.json", Buffer.alloc(4 * 1024 * 1024 + 1, 0x20));
+    const [tooLarge] = verdicts((await runCli(["validate", "--json", big])).stdout);
+    assert.deepEqual(codes(tooLarge?.errors ?? []), ["file_too_large"]);
+    assert.match(tooLarge?.errors[0]?.message ?? "", /expected at most 4194304 bytes, found more/);
   });
 
   it("bytes that are not UTF-8: not_utf8, with the line they are on", async () => {
@@ -517,5 +531,182 @@ describe("schema", () => {
     assert.equal(validate(envelope(".aiwg/ops/runs/a.json", { shell: true })), false);
     assert.equal(validate(envelope(".aiwg/ops/runs/a.json", { mode: "Plan" })), false);
     assert.equal(validate(envelope(".aiwg/ops/runsX/a.json")), false);
+  });
+});
+
+describe("validate: near misses, start limits and repeated keys (CONTRACT section 2)", () => {
+  const NEAR_MISSES = [
+    URI.replace("https:", "http:"),
+    URI.toUpperCase(),
+    `${URI}/`,
+    URI.replace(/v1$/, "v2"),
+    "urn:example:adapter-command/v1",
+    "https://example.com/extensions/adapter-command",
+  ];
+
+  it("an envelope under a key that is almost the extension URI is invalid, never an echo", async () => {
+    const files = NEAR_MISSES.map((key) =>
+      tempFile({
+        message: { role: "user", parts: [{ kind: "text", text: "hi" }], metadata: { [key]: envelope("a") } },
+      }),
+    );
+    const result = await runCli(["validate", "--json", ...files]);
+    assert.equal(result.code, 1, result.stdout);
+    const out = verdicts(result.stdout);
+    NEAR_MISSES.forEach((key, i) => {
+      const verdict = out[i];
+      assert.equal(verdict?.valid, false, key);
+      assert.equal(verdict?.dispatch, "adapter-command", key);
+      assert.deepEqual(codes(verdict?.errors ?? []), ["envelope_key_mismatch"], key);
+      assert.ok(verdict?.errors[0]?.message.includes(`"${URI}"`), "names the key expected");
+    });
+  });
+
+  it("a text part with a NUL, a joined text over 64 KiB and 1001 parts are invalid", async () => {
+    const withParts = (parts: unknown[]) => ({
+      message: { role: "user", parts, metadata: { [URI]: envelope(".aiwg/ops/runs/a.json") } },
+    });
+    const text = (t: string) => ({ kind: "text", text: t });
+    const files = [
+      tempFile(withParts([text("a\u0000b")])),
+      tempFile(withParts([text("x".repeat(65536)), text("")])),
+      tempFile(withParts([text("x"), ...Array(1000).fill({ kind: "data", data: {} })])),
+      tempFile(withParts([text("x".repeat(65536))])),
+    ];
+    const result = await runCli(["validate", "--json", ...files]);
+    assert.deepEqual(
+      verdicts(result.stdout).map((v) => codes(v.errors)),
+      [["message_nul"], ["message_too_large"], ["too_many_parts"], []],
+    );
+  });
+
+  it("a key repeated on any object is duplicate_key, with line:column for a person and in --json", async () => {
+    const file = join(temp, "repeated.json");
+    writeFileSync(
+      file,
+      `{\n  "adapter": "sandbox-agent-runner",\n  "mode": "plan",\n  "mode": "assess",\n  "command": ["node", "${RUNNER}", "--request", ".aiwg/ops/runs/a.json"]\n}\n`,
+    );
+    const human = await runCli(["validate", file]);
+    assert.equal(human.code, 1);
+    assert.match(
+      human.stdout,
+      /^ {2}error {3}4:3 mode: expected each key once in an object, found "mode" again \(first at line 3, column 3\).*\[duplicate_key\]$/m,
+    );
+    const [verdict] = verdicts((await runCli(["validate", "--json", file])).stdout);
+    assert.deepEqual(
+      verdict?.errors.map((e) => [e.path, e.code, e.line, e.column]),
+      [["/mode", "duplicate_key", 4, 3]],
+    );
+  });
+
+  it("did you mean: a misspelt key or value names the one meant", async () => {
+    const result = await runCli([
+      "validate",
+      tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { mode: "plna", timout_seconds: 5 }))),
+    ]);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /envelope\.mode: expected "plan" or "assess", found "plna"; did you mean "plan"\?/);
+    assert.match(result.stdout, /envelope\.timout_seconds: .*; did you mean "timeout_seconds"\?/);
+  });
+
+  it('a bare envelope with a "$schema" is valid', async () => {
+    const file = tempFile({ $schema: "../schema/adapter-command.schema.json", ...envelope(".aiwg/ops/runs/a.json") });
+    const result = await runCli(["validate", "--json", file]);
+    assert.equal(result.code, 0, result.stdout);
+    assert.deepEqual(verdicts(result.stdout)[0]?.envelope, {
+      ...envelope(".aiwg/ops/runs/a.json"),
+      timeout_seconds: 300,
+    });
+  });
+});
+
+describe("validate: what a person sees", () => {
+  it("control characters from the file never reach the terminal: a working_dir cannot retitle it or fake a line", async () => {
+    const hostile = "/etc\u001b]0;pwned\u0007\u001b[2J\r\nvalid    fake.json\u009b31m";
+    const files = [
+      tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { working_dir: hostile }))),
+      tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { [`k${hostile}`]: 1 }))),
+    ];
+    const result = await runCli(["validate", ...files]);
+    assert.equal(result.code, 1);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
+    assert.doesNotMatch(result.stdout.replaceAll("\n", ""), /[\u0000-\u001f\u007f-\u009f]/);
+    assert.ok(result.stdout.includes("\\u001b]0;pwned\\u0007"), result.stdout);
+    assert.equal(result.stdout.split("\n").filter((line) => /^valid\s/.test(line)).length, 0, "no fake verdict");
+  });
+
+  it("an errno code is said in words", async () => {
+    const result = await runCli(["validate", join(temp, "does-not-exist.json")]);
+    assert.match(result.stdout, /expected a readable file, found nothing at that path \[file_unreadable\]/);
+    assert.doesNotMatch(result.stdout, /ENOENT/);
+  });
+});
+
+describe("validate: directories, stdin and special files", () => {
+  it("a directory is its *.json files, recursively and sorted", async () => {
+    const result = await runCli(["validate", "--json", "examples/envelopes"]);
+    assert.equal(result.code, 1);
+    assert.deepEqual(
+      verdicts(result.stdout).map((v) => v.file),
+      [...VALID, ...INVALID].sort(),
+    );
+  });
+
+  it("- reads stdin", async () => {
+    const input = readFileSync(join(ROOT, "examples/envelopes/plan.json"), "utf8");
+    const result = await runCli(["validate", "--json", "-"], { input });
+    assert.equal(result.code, 0, result.stdout);
+    assert.deepEqual(
+      verdicts(result.stdout).map((v) => [v.file, v.valid, v.dispatch]),
+      [["-", true, "adapter-command"]],
+    );
+  });
+
+  it("a FIFO with no writer is not_a_file, at once: validate does not wait for a writer", async (t) => {
+    const fifo = join(temp, "fifo.json");
+    if (spawnSync("mkfifo", [fifo]).status !== 0) return t.skip("mkfifo is not available");
+    const result = await runCli(["validate", "--json", fifo, VALID[0] ?? ""], { timeoutMs: 15_000 });
+    assert.equal(result.signal, null, "validate blocked on the FIFO and was killed");
+    assert.equal(result.code, 1);
+    assert.deepEqual(
+      verdicts(result.stdout).map((v) => codes(v.errors)),
+      [["not_a_file"], []],
+    );
+  });
+});
+
+describe("validate and run agree", () => {
+  it('without --workspace, "working_dir": "/etc" is refused by both (the current directory plays the workspace)', async () => {
+    const file = tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { working_dir: "/etc" })));
+    const validated = await runCli(["validate", "--json", file]);
+    assert.equal(validated.code, 1, validated.stdout);
+    assert.deepEqual(codes(verdicts(validated.stdout)[0]?.errors ?? []), ["working_dir_outside"]);
+    const ran = await runCli(["run", "--no-tui", file]);
+    assert.equal(ran.code, 3, ran.stderr);
+    assert.match(ran.stderr, /working_dir_outside/);
+  });
+});
+
+describe("schema: the shipped files", () => {
+  it("schema prints the input files' schema, equal to schema/adapter-command.schema.json", async () => {
+    const result = await runCli(["schema"]);
+    assert.equal(result.code, 0, result.stderr);
+    const printed = JSON.parse(result.stdout) as Json;
+    assert.deepEqual(printed, JSON.parse(readFileSync(join(ROOT, "schema/adapter-command.schema.json"), "utf8")));
+    assert.deepEqual(Object.keys(printed.$defs as Json).sort(), ["BareEnvelope", "Envelope", "Message", "SendParams"]);
+  });
+
+  it("schema --envelope prints the bare envelope's, equal to schema/adapter-command-envelope.schema.json", async () => {
+    const result = await runCli(["schema", "--envelope"]);
+    assert.equal(result.code, 0, result.stderr);
+    const printed = JSON.parse(result.stdout) as Json;
+    const shipped = JSON.parse(readFileSync(join(ROOT, "schema/adapter-command-envelope.schema.json"), "utf8"));
+    assert.deepEqual(printed, shipped);
+    assert.equal(printed.$id, `${URI}/envelope.schema.json`);
+  });
+
+  it("the package ships the schema folder", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { files: string[] };
+    assert.ok(pkg.files.includes("schema"), JSON.stringify(pkg.files));
   });
 });

@@ -44,11 +44,12 @@ function tempDir(): string {
   return dir;
 }
 
-/** Writes any JSON value (or, given a string, that exact text) to a new file; returns its path. */
+/** Writes any JSON value (or, given a string or bytes, exactly that) to a new file; returns its path. */
 export function writeJson(value: unknown, name = "input"): string {
   count += 1;
   const path = join(tempDir(), `${String(count).padStart(3, "0")}-${name}.json`);
-  writeFileSync(path, typeof value === "string" ? value : `${JSON.stringify(value, null, 2)}\n`);
+  const exact = typeof value === "string" || Buffer.isBuffer(value);
+  writeFileSync(path, exact ? value : `${JSON.stringify(value, null, 2)}\n`);
   return path;
 }
 

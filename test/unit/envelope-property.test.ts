@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { type Analysis, analyzeInput } from "../../src/core/envelope.js";
-import { pointer } from "../../src/core/json-pointer.js";
+import { analyzeText } from "../../src/core/input-text.js";
+import { parsePointer, pointer } from "../../src/core/json-pointer.js";
 import type { Problem } from "../../src/core/problems.js";
 import { ADAPTER_URI, REQUEST_ROOTS, RUNNER_PATH } from "../../src/core/uris.js";
 
@@ -23,18 +24,6 @@ const RUNS = {
 const OPTIONS = { includeErrorInReport: true } as const;
 
 // --- JSON Pointers (RFC 6901) -------------------------------------------------------------------------------------
-
-/** The reference tokens of a pointer, or undefined when it is not a valid JSON Pointer. */
-function parsePointer(text: string): string[] | undefined {
-  if (text === "") return [];
-  if (!text.startsWith("/")) return undefined;
-  const tokens: string[] = [];
-  for (const raw of text.slice(1).split("/")) {
-    if (/~(?![01])/.test(raw)) return undefined;
-    tokens.push(raw.replaceAll("~1", "/").replaceAll("~0", "~"));
-  }
-  return tokens;
-}
 
 /** Walks `tokens` into `doc`: own properties and in-range array indices only. */
 function resolve(doc: Json, tokens: readonly string[]): { found: true; value: Json } | { found: false } {
@@ -711,6 +700,169 @@ describe("analyzeInput, by property (10 000 inputs)", () => {
         },
       ),
       { ...OPTIONS, numRuns: 200 },
+    );
+  });
+});
+
+// --- Near-miss extension keys and repeated keys (CONTRACT section 2) ----------------------------------------------
+
+/** One edit anywhere in `text`: a character inserted, deleted or replaced. */
+const oneEdit = fc
+  .tuple(fc.constantFrom("insert", "delete", "replace"), fc.nat(), fc.constantFrom(..."a-/.:_0Xé ".split("")))
+  .map(([op, at, char]) => (text: string) => {
+    const chars = [...text];
+    const index = at % (chars.length + (op === "insert" ? 1 : 0));
+    if (op === "insert") chars.splice(index, 0, char);
+    else if (op === "delete") chars.splice(index, 1);
+    else chars[index] = char;
+    return chars.join("");
+  });
+
+/** Changes that normalisation undoes: the scheme, the case, trailing slashes, blanks around the key. */
+const cosmetic = fc.oneof(
+  fc
+    .constantFrom("http://", "HTTPS://", "ftp://", "", "hTtPs://")
+    .map((scheme) => (uri: string) => scheme + uri.replace(/^https:\/\//, "")),
+  fc.array(fc.nat(), { minLength: 1, maxLength: 5 }).map((positions) => (uri: string) => {
+    const chars = [...uri];
+    for (const at of positions) chars[at % chars.length] = (chars[at % chars.length] as string).toUpperCase();
+    return chars.join("");
+  }),
+  fc.integer({ min: 1, max: 3 }).map((n) => (uri: string) => uri + "/".repeat(n)),
+  fc.constantFrom(" ", "\t", "  ").map((blank) => (uri: string) => `${blank}${uri}${blank}`),
+);
+
+const nearMissKey = fc
+  .oneof(
+    // A change a normaliser undoes, then perhaps one edit (a typo).
+    fc.tuple(cosmetic, fc.option(oneEdit, { nil: undefined })).map(([change, edit]) => {
+      const changed = change(ADAPTER_URI);
+      return edit ? edit(changed) : changed;
+    }),
+    oneEdit.map((edit) => edit(ADAPTER_URI)),
+    // Another version.
+    fc
+      .oneof(
+        fc
+          .integer({ min: 0, max: 99 })
+          .filter((n) => n !== 1)
+          .map((n) => `v${n}`),
+        fc.constantFrom("v1.1", "V2", "beta", ""),
+      )
+      .map((version) => ADAPTER_URI.replace(/v1$/, version)),
+    // Anything ending in adapter-command/v1, or holding extensions/adapter-command.
+    fc.string({ maxLength: 20 }).map((prefix) => `${prefix}adapter-command/v1`),
+    fc
+      .tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 }))
+      .map(([before, after]) => `${before}extensions/adapter-command${after}`),
+  )
+  .filter((key) => key !== ADAPTER_URI);
+
+/** Where a metadata key sits in a file, and the document around it. */
+const keyPlaces = [
+  {
+    name: "message.metadata",
+    wrap: (meta: Obj) => ({ message: { role: "user", parts, metadata: meta } }),
+    base: ["message", "metadata"],
+  },
+  {
+    name: "the send params' metadata",
+    wrap: (meta: Obj) => ({ message: { role: "user", parts }, metadata: meta }),
+    base: ["metadata"],
+  },
+  {
+    name: "a bare message's metadata",
+    wrap: (meta: Obj) => ({ role: "user", parts, metadata: meta }),
+    base: ["metadata"],
+  },
+];
+
+/** JSON text of `doc` with one member added to the object at `target` (so a key may be written twice). */
+function withMember(doc: Json, target: string[], key: string, value: Json, indent: boolean): string {
+  const nl = indent ? "\n" : "";
+  const walk = (node: Json, at: string[]): string => {
+    if (Array.isArray(node)) return `[${node.map((item, i) => walk(item, [...at, String(i)])).join(`,${nl}`)}]`;
+    if (typeof node !== "object" || node === null) return JSON.stringify(node);
+    const members = Object.entries(node).map(([k, v]) => `${JSON.stringify(k)}: ${walk(v, [...at, k])}`);
+    if (at.length === target.length && at.every((token, i) => token === target[i]))
+      members.push(`${JSON.stringify(key)}: ${JSON.stringify(value)}`);
+    return `{${nl}${members.join(`,${nl}`)}${nl}}`;
+  };
+  return walk(doc, []);
+}
+
+/** The paths of every object in a document. */
+const objectPaths = (doc: Json) =>
+  pathsOf(doc).filter((path) => {
+    const found = resolve(doc, path);
+    return found.found && typeof found.value === "object" && found.value !== null && !Array.isArray(found.value);
+  });
+
+describe("near-miss and repeated keys, by property", () => {
+  it("a generated near-miss of the extension key is always envelope_key_mismatch, never an echo (2000 runs)", () => {
+    fc.assert(
+      fc.property(
+        nearMissKey,
+        fc.constantFrom(...keyPlaces),
+        fc.oneof(validEnvelope, anyJson),
+        fc.boolean(),
+        (key, place, envelope, alsoExact) => {
+          const metadata = withKey(alsoExact ? { [ADAPTER_URI]: envelope } : {}, key, envelope);
+          const analysis = checkAnalysis(place.wrap(metadata));
+          assert.equal(analysis.valid, false, `${JSON.stringify(key)} in ${place.name} was accepted`);
+          if (analysis.valid) return;
+          assert.equal(analysis.dispatch, "adapter-command");
+          const at = pointer(...place.base, key);
+          assert.ok(
+            analysis.errors.some((p) => p.path === at && p.code === "envelope_key_mismatch"),
+            `expected envelope_key_mismatch at ${at}, got ${safeJson(analysis.errors)}`,
+          );
+        },
+      ),
+      { ...OPTIONS, numRuns: 2000 },
+    );
+  });
+
+  it("a key written twice on any object of a file is always duplicate_key, at its line and column (1000 runs)", () => {
+    fc.assert(
+      fc.property(
+        validDocument,
+        fc.nat(),
+        fc.nat(),
+        fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
+        fc.jsonValue({ maxDepth: 1 }),
+        fc.boolean(),
+        (doc, pickObject, pickKey, newKey, value, indent) => {
+          const objects = objectPaths(doc);
+          const target = objects[pickObject % objects.length] as string[];
+          const existing = Object.keys((resolve(doc, target) as { value: Obj }).value);
+          // An existing key is repeated; an empty object gets a new key twice.
+          let text: string;
+          let key: string;
+          if (existing.length > 0) {
+            key = existing[pickKey % existing.length] as string;
+            text = withMember(doc, target, key, value, indent);
+          } else {
+            key = newKey ?? "k";
+            const once = withMember(doc, target, key, value, indent);
+            text = withMember(JSON.parse(once), target, key, value, indent);
+          }
+          const { analysis } = analyzeText(text);
+          assert.equal(analysis.valid, false, `accepted: ${text}`);
+          if (analysis.valid) return;
+          const at = pointer(...target, key);
+          const duplicate = analysis.errors.find((p) => p.code === "duplicate_key" && p.path === at);
+          assert.ok(duplicate, `expected duplicate_key at ${at}, got ${safeJson(analysis.errors)} for ${text}`);
+          // The line and column point at the key's second writing.
+          const line = text.split("\n")[(duplicate.line as number) - 1] ?? "";
+          const rest = [...line].slice((duplicate.column as number) - 1).join("");
+          assert.ok(
+            rest.startsWith(JSON.stringify(key)),
+            `${duplicate.line}:${duplicate.column} is ${JSON.stringify(rest)}`,
+          );
+        },
+      ),
+      { ...OPTIONS, numRuns: 1000 },
     );
   });
 });

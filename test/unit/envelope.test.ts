@@ -875,3 +875,170 @@ describe("parseJsonText and messages: hostile and unusual input", () => {
     assert.doesNotMatch(error?.message ?? "", /900/);
   });
 });
+
+describe("analyzeInput: a metadata key that is almost the extension URI (envelope_key_mismatch)", () => {
+  const NEAR_MISSES: Array<[string, string]> = [
+    ["another scheme", "http://agentic-sandbox.aiwg.io/extensions/adapter-command/v1"],
+    ["upper case", URI.toUpperCase()],
+    ["one letter's case", URI.replace("adapter", "Adapter")],
+    ["a trailing slash", `${URI}/`],
+    ["another version", URI.replace(/v1$/, "v2")],
+    ["a key ending in adapter-command/v1", "urn:example:adapter-command/v1"],
+    ["a key containing extensions/adapter-command", "https://example.com/extensions/adapter-command"],
+    ["a typo in the middle", URI.replace("adapter-command", "adaptr-command")],
+    ["a typo in the host", URI.replace("sandbox", "sandbx")],
+    ["blanks around it", ` ${URI} `],
+  ];
+  const LOCATIONS = [
+    {
+      name: "message.metadata",
+      wrap: (key: string) => ({ message: message({ [key]: envelope() }) }),
+      base: "/message/metadata",
+    },
+    {
+      name: "the send params' metadata",
+      wrap: (key: string) => ({ message: message(), metadata: { [key]: envelope() } }),
+      base: "/metadata",
+    },
+    { name: "a bare message's metadata", wrap: (key: string) => message({ [key]: envelope() }), base: "/metadata" },
+  ];
+  for (const [name, key] of NEAR_MISSES) {
+    for (const where of LOCATIONS) {
+      it(`${name}, in ${where.name}: an error naming the key expected, never an echo`, () => {
+        const analysis = analyzeInput(where.wrap(key));
+        const errors = errorsOf(analysis);
+        assert.equal(analysis.dispatch, "adapter-command");
+        assert.deepEqual(
+          errors.map((e) => [e.path, e.code]),
+          [[`${where.base}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, "envelope_key_mismatch"]],
+        );
+        assert.ok(errors[0]?.message.includes(`"${URI}"`), errors[0]?.message);
+        assert.ok(errors[0]?.message.includes(JSON.stringify(key)), errors[0]?.message);
+      });
+    }
+  }
+  it("a near miss beside the exact key is still an error (which one was meant?)", () => {
+    const analysis = analyzeInput({ message: message({ [URI]: envelope(), [`${URI}/`]: envelope() }) });
+    assert.deepEqual(
+      errorsOf(analysis).map((e) => e.code),
+      ["envelope_key_mismatch"],
+    );
+  });
+  it("a near miss and an invalid envelope: both reported", () => {
+    const analysis = analyzeInput({ message: message({ [URI]: envelope({ mode: "x" }), [URI.toUpperCase()]: 1 }) });
+    assert.deepEqual(
+      errorsOf(analysis)
+        .map((e) => e.code)
+        .sort(),
+      ["envelope_key_mismatch", "invalid_value"],
+    );
+  });
+  for (const key of [
+    "https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1",
+    "https://example.com/other",
+    "adapter-command",
+    "a2a-service-parameters",
+  ]) {
+    it(`an unrelated key (${key}) is not a near miss: echo`, () => {
+      const analysis = analyzeInput({ message: message({ [key]: { x: 1 } }) });
+      assert.equal(analysis.valid, true, JSON.stringify(analysis));
+      assert.equal(analysis.dispatch, "echo");
+    });
+  }
+});
+
+describe("analyzeInput: the limits of the process start, checked with the envelope", () => {
+  const withParts = (parts: unknown[]) => ({ message: message({ [URI]: envelope() }, parts) });
+  const codesOf = (value: unknown) => {
+    const analysis = analyzeInput(value);
+    return analysis.valid ? [] : analysis.errors.map((e) => [e.path, e.code]);
+  };
+  it("a text part with a NUL: message_nul at that part's text", () => {
+    assert.deepEqual(codesOf(withParts([textPart("ok"), textPart("a\u0000b")])), [
+      ["/message/parts/1/text", "message_nul"],
+    ]);
+  });
+  it("the joined text of exactly 64 KiB is accepted; one byte more is message_too_large", () => {
+    const half = "a".repeat(32 * 1024);
+    // Two parts joined by one newline: 32 KiB + 1 + (32 KiB - 1) bytes.
+    assert.deepEqual(codesOf(withParts([textPart(half), textPart(half.slice(1))])), []);
+    assert.deepEqual(codesOf(withParts([textPart(half), textPart(half)])), [["/message/parts", "message_too_large"]]);
+  });
+  it("the size counts UTF-8 bytes, not characters", () => {
+    const euros = "€".repeat(Math.floor((64 * 1024) / 3) + 1); // fewer than 64 Ki characters, more than 64 KiB
+    const [problem] = errorsOf(analyzeInput(withParts([textPart(euros)])));
+    assert.equal(problem?.code, "message_too_large");
+    assert.match(problem?.message ?? "", /at most 65536 bytes of UTF-8, found 65538/);
+  });
+  it("1000 parts of any kind are accepted; 1001 are too_many_parts", () => {
+    const data = { kind: "data", data: {} };
+    assert.deepEqual(codesOf(withParts([textPart("x"), ...Array(999).fill(data)])), []);
+    assert.deepEqual(codesOf(withParts([textPart("x"), ...Array(1000).fill(data)])), [
+      ["/message/parts", "too_many_parts"],
+    ]);
+  });
+  it("in a bare message, and with the envelope in the send params' metadata, too", () => {
+    assert.deepEqual(codesOf(message({ [URI]: envelope() }, [textPart("\u0000")])), [["/parts/0/text", "message_nul"]]);
+    assert.deepEqual(codesOf({ message: message(undefined, [textPart("\u0000")]), metadata: { [URI]: envelope() } }), [
+      ["/message/parts/0/text", "message_nul"],
+    ]);
+  });
+  it("they apply to adapter envelopes only: the echo of such a message is not refused for them", () => {
+    assert.equal(analyzeInput({ message: message(undefined, [textPart("a\u0000b")]) }).valid, true);
+  });
+});
+
+describe('analyzeInput: a top-level "$schema" is allowed in every shape, and ignored', () => {
+  const bound = "./schema/adapter-command.schema.json";
+  for (const shape of SHAPES) {
+    it(`shape ${shape.name}`, () => {
+      const analysis = analyzeInput({ $schema: bound, ...(shape.wrap(envelope()) as Json) });
+      assert.deepEqual(envelopeOf(analysis), { ...envelope(), timeout_seconds: 300 }, "not part of the envelope");
+    });
+  }
+  it("an echo message with $schema is still an echo", () => {
+    const analysis = analyzeInput({ $schema: bound, message: message() });
+    assert.equal(analysis.valid && analysis.dispatch, "echo");
+  });
+  it("a $schema that is not a string: wrong_type at /$schema", () => {
+    for (const shape of SHAPES) {
+      const analysis = analyzeInput({ ...(shape.wrap(envelope()) as Json), $schema: 5 });
+      assert.deepEqual(
+        errorsOf(analysis).map((e) => [e.path, e.code]),
+        [["/$schema", "wrong_type"]],
+      );
+    }
+  });
+  it("inside an envelope that sits in metadata it is an unknown field (only the file's top level binds)", () => {
+    const errors = errorsOf(analyzeInput({ message: message({ [URI]: envelope({ $schema: bound }) }) }));
+    assert.deepEqual(
+      errors.map((e) => [e.path, e.code]),
+      [[`/message/metadata/${ESCAPED_URI}/$schema`, "unknown_field"]],
+    );
+  });
+});
+
+describe("analyzeInput: did you mean …?", () => {
+  it("a key a few edits from an envelope field names that field", () => {
+    const [problem] = errorsOf(analyzeInput(envelope({ timout_seconds: 5 })));
+    assert.equal(problem?.code, "unknown_field");
+    assert.match(problem?.message ?? "", /did you mean "timeout_seconds"\?$/);
+  });
+  it("a value a few edits from an allowed one names it", () => {
+    const [problem] = errorsOf(analyzeInput(envelope({ mode: "plna" })));
+    assert.equal(problem?.code, "invalid_value");
+    assert.equal(problem?.message, 'expected "plan" or "assess", found "plna"; did you mean "plan"?');
+  });
+  it("case alone, and a key cut short, are near misses too", () => {
+    assert.match(errorsOf(analyzeInput(envelope({ mode: "Assess" })))[0]?.message ?? "", /did you mean "assess"/);
+    assert.match(errorsOf(analyzeInput(envelope({ timeout: 5 })))[0]?.message ?? "", /did you mean "timeout_seconds"/);
+    assert.match(
+      errorsOf(analyzeInput(envelope({ input_mode: "textline" })))[0]?.message ?? "",
+      /did you mean "text-line"/,
+    );
+  });
+  it("nothing close: no guess", () => {
+    assert.doesNotMatch(errorsOf(analyzeInput(envelope({ shell: true })))[0]?.message ?? "", /did you mean/);
+    assert.doesNotMatch(errorsOf(analyzeInput(envelope({ mode: "execute" })))[0]?.message ?? "", /did you mean/);
+  });
+});

@@ -1,12 +1,16 @@
 // `adapter-command schema`: the envelope's JSON Schema, generated from the validator's own schema, must agree with it.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { validateFile } from "../../src/commands/validate.js";
 import { analyzeInput } from "../../src/core/envelope.js";
-import { envelopeJsonSchema } from "../../src/core/json-schema.js";
-import { EXAMPLES } from "../helpers/cli.js";
+import { nearMissPattern } from "../../src/core/envelope-key.js";
+import { envelopeJsonSchema, inputJsonSchema } from "../../src/core/json-schema.js";
+import type { Problem } from "../../src/core/problems.js";
+import { EXAMPLES, ROOT } from "../helpers/cli.js";
 import { envelopeOfFile } from "../helpers/examples.js";
 
 const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
@@ -14,6 +18,8 @@ const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
 const RUNS = ".aiwg/ops/runs/";
 
 type Json = Record<string, unknown>;
+// ajv-formats is CommonJS: under ESM its default export is the `default` of what the import gives.
+const addFormats = addFormatsModule.default;
 
 const ENVELOPES = join(EXAMPLES, "envelopes");
 const validExamples = readdirSync(ENVELOPES)
@@ -114,4 +120,159 @@ describe("envelopeJsonSchema", () => {
       assert.equal(analyzeInput(value).valid, true);
     });
   }
+});
+
+// --- The input file's schema (`adapter-command schema`): three shapes, every field explained, and ajv agrees ---
+
+const FILES = join(ROOT, "test/fixtures/files");
+
+/** Every .json file below `dir`, sorted. */
+function jsonFilesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".json"))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+}
+
+function compileInput() {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false });
+  addFormats(ajv);
+  return ajv.compile(inputJsonSchema());
+}
+
+/** Conditions the analysis states across fields (shape, echo, near-miss keys): not fields themselves. */
+const CONDITIONS = new Set(["if", "then", "else", "not", "contains", "propertyNames"]);
+
+/** Each field's schema: every `properties` entry, anywhere in the schema but in conditions. */
+function fieldsOf(node: unknown, at = "#", out: Array<[string, Json]> = []): Array<[string, Json]> {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) fieldsOf(item, `${at}/${i}`, out);
+  } else if (typeof node === "object" && node !== null) {
+    for (const [key, value] of Object.entries(node)) {
+      if (CONDITIONS.has(key)) continue;
+      if (key === "properties" && typeof value === "object" && value !== null)
+        for (const [field, schema] of Object.entries(value))
+          if (typeof schema === "object" && schema !== null && !("$ref" in schema) && Object.keys(schema).length > 1)
+            out.push([`${at}/properties/${field}`, schema as Json]);
+      fieldsOf(value, `${at}/${key}`, out);
+    }
+  }
+  return out;
+}
+
+describe("inputJsonSchema", () => {
+  it("is draft 2020-12 with an $id, and plain JSON", () => {
+    const schema = inputJsonSchema();
+    assert.equal(schema.$schema, "https://json-schema.org/draft/2020-12/schema");
+    assert.equal(schema.$id, `${URI}/adapter-command.schema.json`);
+    assert.deepEqual(JSON.parse(JSON.stringify(schema)), schema);
+    compileInput(); // ajv in strict mode finds nothing to complain about
+  });
+
+  it("every field has a title, a description and examples that the field's own schema accepts", () => {
+    const schema = inputJsonSchema();
+    const fields = fieldsOf(schema.$defs);
+    assert.ok(fields.length >= 30, `${fields.length} fields`);
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ ...schema, $id: "root" });
+    for (const [where, field] of fields) {
+      assert.equal(typeof field.title, "string", `${where} has a title`);
+      assert.equal(typeof field.description, "string", `${where} has a description`);
+      assert.ok(Array.isArray(field.examples) && field.examples.length > 0, `${where} has examples`);
+      const check = ajv.compile({ $defs: schema.$defs, ...field, $id: undefined });
+      for (const example of field.examples as unknown[])
+        assert.ok(check(example), `${where}: example ${JSON.stringify(example)} ${JSON.stringify(check.errors)}`);
+    }
+  });
+
+  it("a default is given exactly where a missing field means a value", () => {
+    const schema = inputJsonSchema();
+    const defaults = fieldsOf(schema.$defs)
+      .filter(([, field]) => "default" in field)
+      .map(([where, field]) => `${where.split("/properties/").at(-1)}=${JSON.stringify(field.default)}`);
+    assert.deepEqual([...new Set(defaults)].sort(), [
+      "blocking=true",
+      'kind="message"',
+      "timeout_seconds=300",
+      'working_dir="/workspace"',
+    ]);
+  });
+
+  it("schema --envelope is the bare envelope's part of it", () => {
+    const { $defs } = inputJsonSchema() as { $defs: Record<string, Json> };
+    const { $schema: _d, $id: _i, title: _t, description: _s, ...bare } = envelopeJsonSchema();
+    assert.deepEqual(bare, $defs.BareEnvelope);
+    assert.ok("$schema" in ((bare.properties as Json) ?? {}), "a bare envelope may say which schema it follows");
+  });
+
+  it("tells the three shapes apart as the validator does, and accepts $schema in each", () => {
+    const validate = compileInput();
+    const message = { role: "user", parts: [{ kind: "text", text: "hi" }] };
+    const bound = { $schema: "./schema/adapter-command.schema.json" };
+    assert.equal(validate({ ...bound, message }), true, JSON.stringify(validate.errors));
+    assert.equal(validate({ ...bound, ...message }), true);
+    assert.equal(validate({ ...bound, ...envelope() }), true);
+    assert.equal(validate({ ...bound, ...envelope(), extra: 1 }), false, "a bare envelope stays closed");
+    assert.equal(validate({ message: { role: "user", parts: [] } }), false, "an echo needs a text part");
+    assert.equal(validate({ message: 5, role: "user", parts: message.parts }), false, "send params by `message`");
+    assert.equal(validate({ message, mode: "plan" }), false, "envelope fields beside message");
+  });
+});
+
+/**
+ * The rules that no JSON Schema can state, by the code `validate` gives them. On any corpus file where ajv and
+ * `validate` disagree, `validate` must be the one that refuses, and only for these.
+ */
+const BEYOND_JSON_SCHEMA: Record<string, { why: string; applies?: (problem: Problem) => boolean }> = {
+  duplicate_key: { why: "a repeated key: JSON.parse, and so ajv, only ever sees the last one" },
+  message_nul: { why: "a start limit, checked for adapter envelopes (CONTRACT section 2)" },
+  too_many_parts: { why: "a start limit, checked for adapter envelopes (CONTRACT section 2)" },
+  envelope_conflict: { why: "an envelope given twice and different: JSON Schema cannot compare two values" },
+  envelope_key_mismatch: {
+    why: "a key within two edits of the extension URI: no pattern can state an edit distance",
+    applies: (problem) => !new RegExp(nearMissPattern(), "u").test(keyOf(problem.path)),
+  },
+  working_dir_outside: { why: "what is on disk: working_dir is mapped onto the workspace (the current directory)" },
+};
+const keyOf = (path: string) => (path.split("/").at(-1) ?? "").replaceAll("~1", "/").replaceAll("~0", "~");
+
+describe("the input schema and validate agree on every corpus file", () => {
+  const corpus = [...jsonFilesUnder(ENVELOPES), ...jsonFilesUnder(FILES)];
+  const validate = compileInput();
+  const used = new Set<string>();
+
+  it("the corpus has valid and invalid files of every shape", () => {
+    assert.ok(corpus.length >= 30, `${corpus.length} files`);
+  });
+
+  for (const file of corpus) {
+    const name = relative(ROOT, file);
+    it(name, async () => {
+      const text = readFileSync(file, "utf8");
+      const verdict = await validateFile(file, undefined);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        // ajv checks values, not text: a syntax error is validate's alone.
+        assert.deepEqual(
+          verdict.errors.map((e) => e.code),
+          ["json_syntax"],
+        );
+        return;
+      }
+      const accepted = validate(value);
+      if (accepted === verdict.valid) return;
+      assert.equal(accepted, true, `ajv refused what validate accepts: ${JSON.stringify(validate.errors)}`);
+      for (const problem of verdict.errors) {
+        const rule = BEYOND_JSON_SCHEMA[problem.code];
+        assert.ok(rule && (rule.applies?.(problem) ?? true), `ajv accepted ${problem.code} at ${problem.path}`);
+        used.add(problem.code);
+      }
+    });
+  }
+
+  it("every rule named as beyond JSON Schema is met in the corpus (the list is not stale)", () => {
+    assert.deepEqual([...used].sort(), Object.keys(BEYOND_JSON_SCHEMA).sort());
+  });
 });

@@ -1,0 +1,53 @@
+// What the process start imposes on a message, checked with the envelope rather than found at spawn
+// (CONTRACT section 2): AIWG_A2A_MESSAGE is an environment variable, so it holds no NUL and has a size.
+import { joinPointer } from "./json-pointer.js";
+import { isRecord } from "./json-value.js";
+import type { Problem } from "./problems.js";
+
+/** The joined text (AIWG_A2A_MESSAGE), in UTF-8 bytes. */
+export const MAX_MESSAGE_BYTES = 64 * 1024;
+/** Parts of any kind in one message. */
+export const MAX_PARTS = 1000;
+
+/** The text parts of `parts` joined by newlines, as `messageText` joins them for AIWG_A2A_MESSAGE. */
+function joinedText(parts: readonly unknown[]): string[] {
+  return parts.flatMap((part) =>
+    isRecord(part) && part.kind === "text" && typeof part.text === "string" ? [part.text] : [],
+  );
+}
+
+/** The start limits broken by the message at `path` (its `parts`, as found in the file: checked even if invalid). */
+export function startLimitProblems(message: unknown, path: string): Problem[] {
+  const parts = isRecord(message) && Array.isArray(message.parts) ? message.parts : undefined;
+  if (!parts) return [];
+  const partsPath = joinPointer(path, "parts");
+  const problems: Problem[] = [];
+  if (parts.length > MAX_PARTS) {
+    problems.push({
+      path: partsPath,
+      code: "too_many_parts",
+      message: `expected at most ${MAX_PARTS} parts, found ${parts.length}`,
+    });
+  }
+  parts.forEach((part, index) => {
+    if (isRecord(part) && part.kind === "text" && typeof part.text === "string" && part.text.includes("\u0000")) {
+      problems.push({
+        path: joinPointer(partsPath, index, "text"),
+        code: "message_nul",
+        message:
+          "expected text without NUL characters (it becomes AIWG_A2A_MESSAGE, an environment variable), found one",
+      });
+    }
+  });
+  const texts = joinedText(parts);
+  // Counted without building the joined string: one newline between texts.
+  const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, "utf8"), Math.max(0, texts.length - 1));
+  if (bytes > MAX_MESSAGE_BYTES) {
+    problems.push({
+      path: partsPath,
+      code: "message_too_large",
+      message: `expected the text parts, joined by newlines (AIWG_A2A_MESSAGE), to be at most ${MAX_MESSAGE_BYTES} bytes of UTF-8, found ${bytes}`,
+    });
+  }
+  return problems;
+}
