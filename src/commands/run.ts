@@ -38,6 +38,7 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     ...(options.maxOutputBytes !== undefined ? { outputLimitBytes: options.maxOutputBytes } : {}),
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
   });
+  say(`containment: ${dispatcher.containmentKind}`);
 
   // The screen needs a keyboard: with stdin piped (`echo y | adapter-command run …`) answers come from its lines.
   // Nor does a CI job get one, even on a pseudo-terminal: Ink would draw nothing there until the end.

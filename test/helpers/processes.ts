@@ -1,5 +1,5 @@
 // Processes as /proc tells them; a zombie counts as ended.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /**
  * Fields of /proc/<pid>/stat after the command name (0: state, 1: ppid, 2: pgrp), or undefined when there is no
@@ -29,4 +29,43 @@ export function rssOf(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The pids of the processes whose parent is `pid`, with their command lines, read from /proc. */
+export function childrenOf(pid: number): Array<{ pid: number; cmdline: string }> {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const children: Array<{ pid: number; cmdline: string }> = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(procStat(entry)?.[1]) !== pid) continue;
+    try {
+      children.push({
+        pid: Number(entry),
+        cmdline: readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " "),
+      });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
+}
+
+/** The containment watchdog (src/core/containment/watchdog-main) that the tool `pid` started, if one runs. */
+export function watchdogOf(pid: number): number | undefined {
+  return childrenOf(pid).find((child) => child.cmdline.includes("watchdog-main"))?.pid;
+}
+
+/**
+ * SIGKILLs a tool and its watchdog together, as when a machine loses both: the tool is stopped first, so that it
+ * cannot start another watchdog, then the watchdog and the tool are killed.
+ */
+export function killToolAndWatchdog(pid: number): void {
+  process.kill(pid, "SIGSTOP");
+  const watchdog = watchdogOf(pid);
+  if (watchdog !== undefined) process.kill(watchdog, "SIGKILL");
+  process.kill(pid, "SIGKILL");
 }
