@@ -69,3 +69,29 @@ export function killToolAndWatchdog(pid: number): void {
   if (watchdog !== undefined) process.kill(watchdog, "SIGKILL");
   process.kill(pid, "SIGKILL");
 }
+
+/** The pids a stray-* fixture printed: `runner <pid>`, then `child <pid>` lines (test/fixtures/strays.mjs). */
+export function strayPids(text: string): number[] {
+  return [...text.matchAll(/^(?:runner|child) (\d+)$/gm)].map((match) => Number(match[1]));
+}
+
+/** Polls until none of `pids` runs, for up to `ms`; the ones still running then. */
+export async function survivorsAfter(pids: number[], ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const running = pids.filter((pid) => pidRunning(pid));
+    if (running.length === 0 || Date.now() >= until) return running;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Best-effort SIGKILL of processes a failing test (or a guard that cannot see them) left behind. */
+export function killPids(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      if (pidRunning(pid)) process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
+  }
+}
