@@ -63,6 +63,7 @@ export class RunningCommand {
     handlers: CommandHandlers,
     private readonly containment: Containment = sharedContainment(),
   ) {
+    containment.watchdog?.ensure();
     this.confinement = containment.guard.confine(marksOf(spec.env));
     // The watchdog hears of the task before it exists: a tool killed right after the spawn still leaves it watched.
     containment.watchdog?.watch(
@@ -121,7 +122,6 @@ export class RunningCommand {
       // The runner has exited and the rest of the task was killed: the task ends once nothing of it is left and its
       // streams are closed, or after CLOSE_WAIT_MS when something no guard finds still holds them.
       let until = 0;
-      let wait = 1;
       const settle = () => {
         clearTimeout(settleTimer);
         const left = this.confinement.alive();
@@ -131,8 +131,8 @@ export class RunningCommand {
           return finish();
         }
         if (left) this.confinement.signal("SIGKILL"); // what forked since the last round
-        wait = Math.min(wait * 2, 50);
-        settleTimer = setTimeout(settle, wait);
+        // Killed processes go within milliseconds: look often at first, then less (each look may scan /proc).
+        settleTimer = setTimeout(settle, until - Date.now() > CLOSE_WAIT_MS - 100 ? 3 : 25);
       };
       const streamClosed = () => {
         open -= 1;

@@ -2,7 +2,7 @@
 // "Containment"): where the hierarchy is found, how a task is placed before it can fork, how it is killed and removed,
 // and which guard a machine gets.
 import assert from "node:assert/strict";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import {
@@ -12,7 +12,6 @@ import {
   isTaskCgroupPath,
   ownCgroupDir,
   spawnIn,
-  taskCgroupName,
 } from "../../src/core/containment/cgroup.js";
 import { chooseGuard } from "../../src/core/containment/choose.js";
 import { FakeProc } from "../helpers/fake-proc.js";
@@ -43,14 +42,6 @@ describe("cgroup v2: where the hierarchy is", () => {
     assert.equal(cgroupDirOf(nested, "0::/elsewhere\n"), undefined, "not below the mounted root");
     assert.equal(cgroupDirOf(mounts, "1:cpu:/\n"), undefined, "no v2 line");
     assert.equal(cgroupDirOf(mounts, "0::/gone (deleted)\n"), undefined);
-  });
-
-  it("task cgroups are named after the task; an unsafe id becomes a digest", () => {
-    assert.equal(
-      taskCgroupName("1b4e28ba-2fa1-11d2-883f-0016d3cca427"),
-      "adapter-command-1b4e28ba-2fa1-11d2-883f-0016d3cca427",
-    );
-    assert.match(taskCgroupName("../../etc"), /^adapter-command-[0-9a-f]{32}$/);
   });
 });
 
@@ -109,9 +100,11 @@ describe("cgroup v2: a task's cgroup (fake tree)", () => {
     assert.deepEqual(proc.signals, [[100, "SIGKILL"]], "neither the caller nor PID 1");
   });
 
-  it("populated follows cgroup.events; removal waits until it is empty", () => {
-    const busy = new Cgroup(proc.cgroup("adapter-command-t6", { populated: true }), proc.host);
+  it("populated follows cgroup.events (the caller aside); removal waits until it is empty", () => {
+    const busy = new Cgroup(proc.cgroup("adapter-command-t6", { procs: [100], populated: true }), proc.host);
     assert.equal(busy.populated(), true);
+    const onlyUs = new Cgroup(proc.cgroup("adapter-command-t9", { procs: [proc.self], populated: true }), proc.host);
+    assert.equal(onlyUs.populated(), false, "the caller standing in it does not count");
     const idle = new Cgroup(proc.cgroup("adapter-command-t7", { populated: false }), proc.host);
     assert.equal(idle.populated(), false);
     const bare = new Cgroup(join(proc.cgroupMount, "adapter-command-t8"), proc.host);
@@ -141,27 +134,47 @@ describe("choosing the guard (fake /proc and cgroup tree)", () => {
   });
   afterEach(() => proc.cleanup());
 
-  it("cgroup where v2 is mounted and the own cgroup takes a child the process can move into and out of", () => {
-    proc.cgroup("svc");
+  it("cgroup where v2 is mounted and the own cgroup takes a child: the process waits in a standby of its own", () => {
+    const home = proc.cgroup("svc");
     proc.selfCgroup("/svc");
-    assert.equal(ownCgroupDir(proc.host), join(proc.cgroupMount, "svc"));
+    assert.equal(ownCgroupDir(proc.host), home);
     const guard = chooseGuard(proc.host, "linux");
     assert.equal(guard.kind, "cgroup");
+    const standbys = () => readdirSync(home).filter((name) => name.startsWith("adapter-command-"));
+    assert.equal(standbys().length, 1, "a standby below the own cgroup");
+    const first = join(home, standbys()[0] as string);
+    assert.equal(readFileSync(join(first, "cgroup.procs"), "utf8"), String(proc.self), "the process stands in it");
+
+    // The runner is born in the standby, which becomes the task's cgroup; the process then takes a new standby.
     const confinement = guard.confine({ taskId: "t-1", instanceId: "i" });
-    assert.deepEqual(confinement.record, {
-      kind: "cgroup",
-      path: join(proc.cgroupMount, "svc", "adapter-command-t-1"),
-    });
-    assert.ok(
-      existsSync(confinement.record.kind === "cgroup" ? confinement.record.path : ""),
-      "created before the spawn",
-    );
-    assert.equal(
-      confinement.spawnInside(() =>
-        readFileSync(join(proc.cgroupMount, "svc", "adapter-command-t-1", "cgroup.procs"), "utf8"),
-      ),
-      String(proc.self),
-    );
+    assert.deepEqual(confinement.record, { kind: "cgroup", path: first });
+    const during = confinement.spawnInside(() => standbys().length);
+    assert.equal(during, 1, "no move before the spawn");
+    const second = standbys().find((name) => join(home, name) !== first);
+    assert.ok(second, "a new standby after the spawn");
+    assert.equal(readFileSync(join(home, second, "cgroup.procs"), "utf8"), String(proc.self));
+  });
+
+  it("a standby shared with another process of the tool is not a task's cgroup: a fresh one, entered for the spawn", () => {
+    const home = proc.cgroup("svc");
+    proc.selfCgroup("/svc");
+    const guard = chooseGuard(proc.host, "linux");
+    const standby = join(home, readdirSync(home).find((name) => name.startsWith("adapter-command-")) as string);
+    writeFileSync(join(standby, "cgroup.procs"), `${proc.self}\n777\n`); // something this process started meanwhile
+    const confinement = guard.confine({ taskId: "t-2", instanceId: "i" });
+    const path = confinement.record.kind === "cgroup" ? confinement.record.path : "";
+    assert.notEqual(path, standby);
+    const inside = confinement.spawnInside(() => readFileSync(join(path, "cgroup.procs"), "utf8"));
+    assert.equal(inside, String(proc.self), "the process stood in the task's cgroup for the spawn");
+    assert.equal(readFileSync(join(standby, "cgroup.procs"), "utf8"), String(proc.self), "and went back after it");
+  });
+
+  it("the watchdog is kept out of the standby: moved to the own cgroup", () => {
+    const home = proc.cgroup("svc");
+    proc.selfCgroup("/svc");
+    const guard = chooseGuard(proc.host, "linux");
+    guard.exempt?.(31337);
+    assert.equal(readFileSync(join(home, "cgroup.procs"), "utf8"), "31337");
   });
 
   it("marker where the hierarchy can't be written (a cgroup2 mount where no directory can be made)", () => {

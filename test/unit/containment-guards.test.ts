@@ -4,7 +4,7 @@
 // machine that would choose cgroups; the group guard shows what it cannot catch. Linux only (they read /proc).
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
-import { chooseGuard } from "../../src/core/containment/choose.js";
+import { sharedContainment } from "../../src/core/containment/containment.js";
 import { groupGuard } from "../../src/core/containment/group-guard.js";
 import type { Guard } from "../../src/core/containment/guard.js";
 import { hasProc, REAL_HOST } from "../../src/core/containment/host.js";
@@ -111,7 +111,7 @@ describe("the guard this machine gets, with real processes", {
   skip: !LINUX && "needs Linux /proc",
   timeout: 60_000,
 }, () => {
-  const guard = chooseGuard(REAL_HOST);
+  const guard = sharedContainment().guard;
   const dispatcher = dispatcherWith(guard);
   after(() => dispatcher.shutdown());
 

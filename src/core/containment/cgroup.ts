@@ -1,12 +1,12 @@
 // The cgroup guard (CONTRACT 3.2): on Linux with a writable cgroup v2 hierarchy, each task gets a cgroup of its own
 // below the tool's, and ending the task kills the cgroup. Paths come from /proc/self/mountinfo and /proc/self/cgroup
 // (a hybrid system mounts v2 at /sys/fs/cgroup/unified), read under the Host's /proc root so tests can fake both.
-import { createHash } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { type Host, signalProcess } from "./host.js";
 
-/** Every task cgroup is named so; nothing else is ever killed or removed from a path read back from a record. */
+/** Our cgroups are named so; nothing else is ever killed or removed from a path read back from a record. */
 export const TASK_CGROUP_PREFIX = "adapter-command-";
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
 
@@ -57,10 +57,9 @@ export function ownCgroupDir(host: Host): string | undefined {
   }
 }
 
-/** The name of a task's cgroup: the task id when it is a safe name (a UUID is), else a digest of it. */
-export function taskCgroupName(taskId: string): string {
-  const safe = SAFE_NAME.test(taskId) ? taskId : createHash("sha256").update(taskId).digest("hex").slice(0, 32);
-  return `${TASK_CGROUP_PREFIX}${safe}`;
+/** A new name for a cgroup of ours: every task cgroup (and the tool's standby, which becomes one) is named so. */
+export function freshCgroupName(): string {
+  return `${TASK_CGROUP_PREFIX}${randomUUID()}`;
 }
 
 /** True when `path` can be a task cgroup of ours: a normalized path, our name, directly inside a cgroup2 mount's tree. */
@@ -102,16 +101,15 @@ export class Cgroup {
     }
   }
 
-  /** True while a live process is in it (zombies do not count, as the kernel's `populated` says). */
+  /** True while a live process other than ourselves is in it (zombies do not count, as the kernel's `populated` says). */
   populated(): boolean {
     try {
       const events = readFileSync(join(this.path, "cgroup.events"), "utf8");
-      const match = /^populated (\d)$/m.exec(events);
-      if (match) return match[1] === "1";
+      if (/^populated 0$/m.test(events)) return false;
     } catch {
-      // no cgroup.events: fall back on the process list
+      // no cgroup.events: the process list says it
     }
-    return this.procs().length > 0;
+    return this.procs().some((pid) => pid !== this.host.self);
   }
 
   /**
@@ -157,23 +155,5 @@ export function spawnIn<T>(task: Cgroup, home: Cgroup, self: number, spawn: () =
     return spawn();
   } finally {
     home.enter(self);
-  }
-}
-
-/** Whether this process may create a cgroup below its own and move itself in and out of it (tried once, undone). */
-export function probeCgroup(home: Cgroup, host: Host): boolean {
-  const probe = new Cgroup(join(home.path, `${TASK_CGROUP_PREFIX}probe-${host.self}`), host);
-  try {
-    probe.create();
-  } catch {
-    return false;
-  }
-  try {
-    spawnIn(probe, home, host.self, () => undefined);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    probe.remove();
   }
 }

@@ -15,6 +15,9 @@ export interface Containment {
 let shared: Containment | undefined;
 
 export function sharedContainment(): Containment {
-  shared ??= { guard: chooseGuard(REAL_HOST), host: REAL_HOST, watchdog: new Watchdog() };
+  if (!shared) {
+    const guard = chooseGuard(REAL_HOST);
+    shared = { guard, host: REAL_HOST, watchdog: new Watchdog((pid) => guard.exempt?.(pid)) };
+  }
   return shared;
 }

@@ -17,6 +17,8 @@ export interface Guard {
   readonly kind: GuardKind;
   /** Prepares the confinement of one task, before anything is spawned (the cgroup guard creates its cgroup here). */
   confine(marks: Marks | undefined): Confinement;
+  /** Keeps a helper process of the tool (the watchdog) out of every task's confinement. */
+  exempt?(pid: number): void;
 }
 
 /** Options of the operations below: a record read back from disk is checked before anything is written or killed. */

@@ -32,7 +32,16 @@ export class Watchdog {
   private respawnTimer: NodeJS.Timeout | undefined;
   private lastSpawn = 0;
 
-  constructor(private readonly args: () => string[] = entryArgs) {}
+  /** `onStart` is told each new watchdog's pid (the cgroup guard keeps it out of the tasks' cgroups). */
+  constructor(
+    private readonly onStart: (pid: number) => void = () => {},
+    private readonly args: () => string[] = entryArgs,
+  ) {}
+
+  /** Starts the watchdog now if none runs, so that it is not started in the middle of a task's spawn. */
+  ensure(): void {
+    if (!this.child) this.start();
+  }
 
   /** Before the spawn: the task's trace so far (its guard) and its deadline (ms since the epoch). */
   watch(id: string, trace: TaskTrace, deadline: number, grace: number): void {
@@ -83,6 +92,7 @@ export class Watchdog {
     }
     if (!child?.stdin) return; // the tool still contains its tasks while it lives; only the backstop is missing
     this.child = child;
+    if (child.pid !== undefined) this.onStart(child.pid);
     child.stdin.on("error", () => {}); // a watchdog that died: its exit below starts another
     child.once("exit", () => {
       if (this.child === child) this.child = undefined;
