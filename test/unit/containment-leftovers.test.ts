@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
-import { traceAlive } from "../../src/core/containment/trace.js";
+import { signalTrace, traceAlive } from "../../src/core/containment/trace.js";
 import { killLeftovers, type LeftoverRecord } from "../../src/core/process-identity.js";
 import { FakeProc } from "../helpers/fake-proc.js";
 
@@ -87,5 +87,14 @@ describe("killLeftovers", () => {
     const marker = { kind: "marker" as const, taskId: ids.id, instanceId: ids.instanceId };
     proc.add(501, { start: "1001", env: marked });
     assert.equal(traceAlive({ pid: 500, pidStart: "1000", guards: [marker] }, proc.host), true);
+  });
+
+  it("without /proc (macOS): only the watchdog signals the group unchecked; a restart never does", () => {
+    const host = { ...proc.host, procRoot: join(proc.dir, "no-proc") };
+    assert.equal(killLeftovers({ ...ids, pid: 500 }, host), false);
+    assert.equal(signalTrace({ pid: 500, guards: [] }, "SIGTERM", host), 0);
+    assert.deepEqual(proc.signals, []);
+    assert.equal(signalTrace({ pid: 500, guards: [] }, "SIGTERM", host, true), 1);
+    assert.deepEqual(proc.signals, [[-500, "SIGTERM"]]);
   });
 });

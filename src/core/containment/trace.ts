@@ -18,11 +18,15 @@ export interface TaskTrace {
 
 const reach = (trace: TaskTrace) => ({ notBefore: trace.pidStart === undefined ? undefined : Number(trace.pidStart) });
 
-/** Signals the group (if its leader is still the runner) and whatever the guards find; how many were signalled. */
-export function signalTrace(trace: TaskTrace, signal: NodeJS.Signals, host: Host): number {
+/**
+ * Signals the group (if its leader is still the runner) and whatever the guards find; how many were signalled.
+ * `unchecked`: where /proc is missing (no start time to check), the group is signalled as it is; only the watchdog
+ * does so, moments after the tool died, never a restart that may come after a reboot.
+ */
+export function signalTrace(trace: TaskTrace, signal: NodeJS.Signals, host: Host, unchecked = false): number {
   let sent = 0;
-  if (trace.pid !== undefined && trace.pidStart !== undefined && signalGroup(host, trace.pid, signal, trace.pidStart))
-    sent += 1;
+  const checkable = trace.pidStart !== undefined || (unchecked && !hasProc(host.procRoot));
+  if (trace.pid !== undefined && checkable && signalGroup(host, trace.pid, signal, trace.pidStart)) sent += 1;
   for (const guard of trace.guards) sent += signalGuarded(guard, signal, host, reach(trace));
   return sent;
 }

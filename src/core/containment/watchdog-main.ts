@@ -4,7 +4,7 @@
 // deadline plus the grace (CONTRACT 3.2). While the tool lives it only steps in for a task still watched well past its
 // deadline plus the grace (a tool that hangs).
 import { LineSplitter } from "../../io/line-splitter.js";
-import { REAL_HOST } from "./host.js";
+import { hasProc, REAL_HOST } from "./host.js";
 import type { TaskTrace } from "./trace.js";
 import { releaseTrace, signalTrace, traceAlive } from "./trace.js";
 import type { WatchdogMessage } from "./watchdog.js";
@@ -22,6 +22,9 @@ interface Watched {
 }
 
 const host = REAL_HOST;
+/** Without /proc nothing tells whether a task's processes still run: the grace is waited out, and groups signalled unchecked. */
+const visible = hasProc(host.procRoot);
+const signal = (trace: TaskTrace, name: NodeJS.Signals) => signalTrace(trace, name, host, true);
 const watched = new Map<string, Watched>();
 
 function take(message: WatchdogMessage): void {
@@ -42,10 +45,10 @@ function take(message: WatchdogMessage): void {
 /** SIGKILL until nothing of the task is left (bounded), then frees its cgroup. */
 async function settle(trace: TaskTrace): Promise<void> {
   const until = Date.now() + SETTLE_MS;
-  signalTrace(trace, "SIGKILL", host);
+  signal(trace, "SIGKILL");
   while (traceAlive(trace, host) && Date.now() < until) {
     await new Promise((resolve) => setTimeout(resolve, 20));
-    signalTrace(trace, "SIGKILL", host);
+    signal(trace, "SIGKILL");
   }
   while (!releaseTrace(trace, host) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
 }
@@ -54,9 +57,9 @@ async function settle(trace: TaskTrace): Promise<void> {
 async function toolGone(): Promise<void> {
   const ends = [...watched.values()].map(async ({ trace, deadline, grace, backstop }) => {
     clearTimeout(backstop);
-    signalTrace(trace, "SIGTERM", host);
+    signal(trace, "SIGTERM");
     const killAt = Math.min(Date.now() + grace, deadline + grace);
-    while (traceAlive(trace, host) && Date.now() < killAt)
+    while ((!visible || traceAlive(trace, host)) && Date.now() < killAt)
       await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(0, killAt - Date.now()))));
     await settle(trace);
   });
