@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readdirSync, realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { describe, it, type TestContext } from "node:test";
-import { FIXTURES, groupAlive, runCli, sleep, started } from "../helpers/cli.js";
+import { describe, it } from "node:test";
+import { conclusive, FIXTURES, groupAlive, runCli, sleep, started } from "../helpers/cli.js";
 import { writeEnvelope, writeJson, writeMessage } from "../helpers/envelopes.js";
 import { procStat } from "../helpers/processes.js";
 
@@ -74,19 +74,6 @@ function cleanupPid(pid: number): void {
   } catch {
     // already gone
   }
-}
-
-/**
- * Runs `once` up to three times until it returns true (it made its assertions). False means the run proved
- * nothing, because the machine was too slow for the runner to start before a 1 s deadline; after three such runs
- * the test is skipped, saying so.
- */
-async function conclusive(t: TestContext, once: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 1; attempt <= 3; attempt++) {
-    if (await once()) return;
-    t.diagnostic(`attempt ${attempt}: the runner had not started by the deadline; trying again`);
-  }
-  t.skip("inconclusive: the machine is too loaded for the runner to start within a 1 s deadline");
 }
 
 describe("run --no-tui: exit codes and states", () => {

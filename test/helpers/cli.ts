@@ -1,5 +1,6 @@
 // Spawns the built binary over real pipes, as a user or an orchestrator would.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -122,4 +123,21 @@ export function started(args: string[], options: { guardMs?: number; input?: str
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     },
   };
+}
+
+/**
+ * Runs `once` up to three times until it returns true (it made its assertions). False means the run proved
+ * nothing, because the machine was too slow for the runner to start before its deadline; after three such runs
+ * the test is skipped, saying so.
+ */
+export async function conclusive(
+  t: TestContext,
+  once: () => Promise<boolean>,
+  deadline = "a 1 s deadline",
+): Promise<void> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    if (await once()) return;
+    t.diagnostic(`attempt ${attempt}: the runner had not started by the deadline; trying again`);
+  }
+  t.skip(`inconclusive: the machine is too loaded for the runner to start within ${deadline}`);
 }
