@@ -31,7 +31,7 @@ export function rssOf(pid: number): number | undefined {
   }
 }
 
-/** The pids of the processes whose parent is `pid`, with their command lines, read from /proc. */
+/** The live processes whose parent is `pid`, with their command lines, read from /proc. */
 export function childrenOf(pid: number): Array<{ pid: number; cmdline: string }> {
   let entries: string[];
   try {
@@ -41,7 +41,7 @@ export function childrenOf(pid: number): Array<{ pid: number; cmdline: string }>
   }
   const children: Array<{ pid: number; cmdline: string }> = [];
   for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(procStat(entry)?.[1]) !== pid) continue;
+    if (!/^\d+$/.test(entry) || Number(procStat(entry)?.[1]) !== pid || !pidRunning(entry)) continue;
     try {
       children.push({
         pid: Number(entry),
@@ -52,6 +52,13 @@ export function childrenOf(pid: number): Array<{ pid: number; cmdline: string }>
     }
   }
   return children;
+}
+
+/** The live children of a tool that are runners: all but its containment watchdog. */
+export function runnersOf(pid: number): number[] {
+  return childrenOf(pid)
+    .filter((child) => !child.cmdline.includes("watchdog-main"))
+    .map((child) => child.pid);
 }
 
 /** The containment watchdog (src/core/containment/watchdog-main) that the tool `pid` started, if one runs. */
