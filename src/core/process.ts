@@ -122,9 +122,12 @@ export class RunningCommand {
       // The runner has exited and the rest of the task was killed: the task ends once nothing of it is left and its
       // streams are closed, or after CLOSE_WAIT_MS when something no guard finds still holds them.
       let until = 0;
+      // Once the guard finds nothing, nothing of the task is left to fork: no need to look again.
+      let clear = false;
       const settle = () => {
         clearTimeout(settleTimer);
-        const left = this.confinement.alive();
+        const left = !clear && this.confinement.alive();
+        clear = !left;
         if (!left && open === 0) return finish();
         if (Date.now() >= until) {
           for (const name of ["stdout", "stderr"] as const) child[name]?.destroy();
