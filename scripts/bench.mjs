@@ -2,9 +2,10 @@
 // `npm run bench`: measures the built CLI against baselines taken in the same run and prints one JSON object
 // per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
 // Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput,
-// prompt, startup, screen, memory, concurrency).
+// prompt, startup, screen, memory, concurrency, containment).
 import { existsSync, readFileSync } from "node:fs";
 import { concurrency } from "./bench/concurrency.mjs";
+import { containmentEnd } from "./bench/containment.mjs";
 import { dispatchOverhead } from "./bench/dispatch.mjs";
 import { BIN, killAll, log, round } from "./bench/lib.mjs";
 import { memory } from "./bench/memory.mjs";
@@ -13,7 +14,16 @@ import { screen } from "./bench/screen.mjs";
 import { startup } from "./bench/startup.mjs";
 import { throughput } from "./bench/throughput.mjs";
 
-const GROUPS = { dispatch: dispatchOverhead, throughput, prompt: promptLatency, startup, screen, memory, concurrency };
+const GROUPS = {
+  dispatch: dispatchOverhead,
+  throughput,
+  prompt: promptLatency,
+  startup,
+  screen,
+  memory,
+  concurrency,
+  containment: containmentEnd,
+};
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");

@@ -70,6 +70,7 @@ export async function concurrency({ quick }) {
       meets: null,
       tasks: count,
       max_concurrent: PARALLEL,
+      guard: bridge.guardKind,
     },
   ];
 }

@@ -63,6 +63,7 @@ export async function dispatchOverhead({ quick }) {
       bridge_median_ms: b,
       paired_median_ms: paired,
       runs,
+      guard: bridge.guardKind,
     },
   ];
 }

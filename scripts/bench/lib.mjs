@@ -215,6 +215,11 @@ export class Bridge {
     });
   }
 
+  /** The containment guard the bridge said it uses at start (`containment: <kind>` on stderr). */
+  get guardKind() {
+    return /containment: (\w+)/.exec(this.stderr)?.[1] ?? "unknown";
+  }
+
   /** Resolves once the bridge has logged that it serves (so start-up is not counted in what follows). */
   async ready(timeoutMs = 15000) {
     const deadline = Date.now() + timeoutMs;

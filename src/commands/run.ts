@@ -48,6 +48,7 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     ...(options.maxOutputBytes !== undefined ? { outputLimitBytes: options.maxOutputBytes } : {}),
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
   });
+  say(`containment: ${dispatcher.containmentKind}`);
 
   if (screen) {
     // Ink's colours come from chalk, which reads FORCE_COLOR but not NO_COLOR.

@@ -1,5 +1,7 @@
 // The front door of the core: admission, the queue and each task's lifecycle, behind start/answer/cancel/get/list.
 import { randomUUID } from "node:crypto";
+import { type Containment, sharedContainment } from "./containment/containment.js";
+import type { GuardKind } from "./containment/guard.js";
 import { type Analysis, type Message, messageText } from "./envelope.js";
 import { CoreError, notFound, rejected } from "./errors.js";
 import { Emitter, type Listener } from "./events.js";
@@ -10,7 +12,6 @@ import { ENDS, type Outcome, outcomeOf } from "./outcome.js";
 import { OutputFlow } from "./output-flow.js";
 import { OutputLog } from "./output-log.js";
 import { spawnCommand } from "./process.js";
-import { processStartTime } from "./process-identity.js";
 import { MemoryStore, type TaskStore } from "./store.js";
 import { isTerminal } from "./task.js";
 import type { TaskRecord, TaskView } from "./task-record.js";
@@ -34,6 +35,8 @@ export interface DispatcherOptions {
   now?: () => number;
   /** The one function that starts processes (src/core/process.ts); tests may hand in another. */
   spawn?: typeof spawnCommand;
+  /** The guard and the watchdog (src/core/containment/); by default the one this machine gets, shared. */
+  containment?: Containment;
   /** Told when a subscriber throws; the event still reaches the others. */
   onListenerError?: (error: unknown) => void;
 }
@@ -67,6 +70,7 @@ export class Dispatcher {
   private readonly store: TaskStore;
   private readonly now: () => number;
   private readonly spawn: typeof spawnCommand;
+  private readonly containment: Containment;
   private readonly emitter: Emitter;
   /** Tasks that have not ended, queued or running. */
   private readonly runs = new Map<string, TaskRun>();
@@ -86,7 +90,13 @@ export class Dispatcher {
     this.store = options.store ?? new MemoryStore();
     this.now = options.now ?? Date.now;
     this.spawn = options.spawn ?? spawnCommand;
+    this.containment = options.containment ?? sharedContainment();
     this.emitter = new Emitter(options.onListenerError);
+  }
+
+  /** Which guard contains the tasks' processes (CONTRACT 3.2: `run` and `serve` say it at start). */
+  get containmentKind(): GuardKind {
+    return this.containment.guard.kind;
   }
 
   subscribe(listener: Listener): () => void {
@@ -246,7 +256,7 @@ export class Dispatcher {
     await Promise.all([...this.runs.values()].map((run) => run.ended));
   }
 
-  /** Last resort on the way out: SIGKILL to every command's group. */
+  /** Last resort on the way out: SIGKILL to every command's group and the rest of its task. */
   killAll(): void {
     for (const run of this.runs.values()) run.command?.kill();
   }
@@ -308,6 +318,7 @@ export class Dispatcher {
       run.command = this.spawn(
         { ...prepared.spec, timeoutMs: Math.max(0, deadline - this.now()), killGraceMs: this.killGraceMs },
         { onChunk: (stream, chunk) => run.output(stream, chunk), onStreamEnd: (stream) => run.flush(stream) },
+        this.containment,
       );
     } catch (error) {
       run.move("working", times);
@@ -316,10 +327,10 @@ export class Dispatcher {
     }
     const command = run.command;
     // The working status carries the running pid; output can only arrive on a later turn of the event loop.
-    const pid = command.pid;
-    const pidStart = pid === undefined ? undefined : processStartTime(pid);
+    const { pid, pidStart } = command;
     run.move("working", {
       ...times,
+      guard: command.guard,
       ...(pid === undefined ? {} : { pid }),
       ...(pidStart === undefined ? {} : { pidStart }),
     });

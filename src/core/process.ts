@@ -1,12 +1,20 @@
-// The only place that spawns: one command in its own process group, a deadline, kill escalation, raw chunks.
+// The only place that spawns a runner: one command in its own process group and its guard's confinement, a deadline,
+// kill escalation, raw chunks; the watchdog told of each task (CONTRACT 3.2, docs/security.md "Containment").
 import type { ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { x } from "tinyexec";
+import { type Containment, sharedContainment } from "./containment/containment.js";
+import { signalGroup } from "./containment/group.js";
+import type { Confinement, GuardRecord } from "./containment/guard.js";
+import { marksOf } from "./containment/marker.js";
 import type { StreamName } from "./output-log.js";
+import { processStartTime } from "./process-identity.js";
 
 export interface CommandSpec {
   executable: string;
   args: readonly string[];
   cwd: string;
+  /** Carries AIWG_A2A_TASK_ID and AIWG_A2A_INSTANCE_ID: the marks every descendant inherits. */
   env: NodeJS.ProcessEnv;
   /** A stdin pipe for text-line input; otherwise the child reads EOF at once. */
   stdin: boolean;
@@ -28,13 +36,23 @@ export interface CommandHandlers {
   onStreamEnd(stream: StreamName): void;
 }
 
-/** After the leader exits, how long its streams may stay open (a grandchild holding them is killed first). */
+/**
+ * Once the leader has exited and the rest of the task is killed, how long its streams may stay open: only a process
+ * no guard can find (docs/security.md) still holds them then, and the task ends without waiting for it.
+ */
 const CLOSE_WAIT_MS = 2000;
+/** How often a cgroup the task ended with is tried again for removal, and for how long. */
+const RELEASE_RETRY_MS = 100;
+const RELEASE_TRIES = 50;
 
 export class RunningCommand {
   readonly pid: number | undefined;
+  /** The runner's start time (/proc), so a later run can tell the pid still names it. */
+  readonly pidStart: string | undefined;
   readonly done: Promise<CommandExit>;
   private readonly child: ChildProcess;
+  private readonly confinement: Confinement;
+  private readonly watchId = randomUUID();
   private stoppedBy: CommandExit["stoppedBy"] = null;
   private killTimer: NodeJS.Timeout | undefined;
   private deadlineTimer: NodeJS.Timeout | undefined;
@@ -43,42 +61,85 @@ export class RunningCommand {
   constructor(
     private readonly spec: CommandSpec,
     handlers: CommandHandlers,
+    private readonly containment: Containment = sharedContainment(),
   ) {
-    const result = x(spec.executable, [...spec.args], {
-      nodePath: false, // PATH stays as the user has it
-      throwOnError: false,
-      nodeOptions: {
-        cwd: spec.cwd,
-        env: spec.env,
-        detached: true, // its own process group, so the whole group can be signalled
-        stdio: [spec.stdin ? "pipe" : "ignore", "pipe", "pipe"],
-        windowsHide: true,
-      },
-    });
-    const child = result.process;
-    if (!child) throw new Error("tinyexec did not start a process");
+    containment.watchdog?.ensure();
+    this.confinement = containment.guard.confine(marksOf(spec.env));
+    // The watchdog hears of the task before it exists: a tool killed right after the spawn still leaves it watched.
+    containment.watchdog?.watch(
+      this.watchId,
+      { guards: [this.confinement.record] },
+      Date.now() + spec.timeoutMs,
+      spec.killGraceMs,
+    );
+    let child: ChildProcess | undefined;
+    try {
+      child = this.confinement.spawnInside(
+        () =>
+          x(spec.executable, [...spec.args], {
+            nodePath: false, // PATH stays as the user has it
+            throwOnError: false,
+            nodeOptions: {
+              cwd: spec.cwd,
+              env: spec.env,
+              detached: true, // its own process group, so the whole group can be signalled
+              stdio: [spec.stdin ? "pipe" : "ignore", "pipe", "pipe"],
+              windowsHide: true,
+            },
+          }).process,
+      );
+      if (!child) throw new Error("tinyexec did not start a process");
+    } catch (error) {
+      this.forget();
+      throw error;
+    }
     this.child = child;
     this.pid = child.pid;
+    this.pidStart = this.pid === undefined ? undefined : processStartTime(this.pid);
+    this.confinement.started(this.pidStart);
+    if (this.pid !== undefined) containment.watchdog?.started(this.watchId, this.pid, this.pidStart);
     child.stdin?.on("error", () => {}); // a closed stdin surfaces as a failed write, never as a crash
 
     this.done = new Promise<CommandExit>((resolve) => {
       let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
       let open = 2;
-      let closeWait: NodeJS.Timeout | undefined;
+      let settleTimer: NodeJS.Timeout | undefined;
+      let finished = false;
       const finish = (spawnError?: NodeJS.ErrnoException) => {
+        if (finished) return;
+        finished = true;
         clearTimeout(this.deadlineTimer);
         clearTimeout(this.killTimer);
-        clearTimeout(closeWait);
+        clearTimeout(settleTimer);
         resolve({
           exitCode: exit?.code ?? null,
           signal: exit?.signal ?? null,
           stoppedBy: this.stoppedBy,
           ...(spawnError ? { spawnError } : {}),
         });
+        this.forget();
+      };
+      // The runner has exited and the rest of the task was killed: the task ends once nothing of it is left and its
+      // streams are closed, or after CLOSE_WAIT_MS when something no guard finds still holds them.
+      let until = 0;
+      // Once the guard finds nothing, nothing of the task is left to fork: no need to look again.
+      let clear = false;
+      const settle = () => {
+        clearTimeout(settleTimer);
+        const left = !clear && this.confinement.alive();
+        clear = !left;
+        if (!left && open === 0) return finish();
+        if (Date.now() >= until) {
+          for (const name of ["stdout", "stderr"] as const) child[name]?.destroy();
+          return finish();
+        }
+        if (left) this.confinement.signal("SIGKILL"); // what forked since the last round
+        // Killed processes go within milliseconds: look often at first, then less (each look may scan /proc).
+        settleTimer = setTimeout(settle, until - Date.now() > CLOSE_WAIT_MS - 100 ? 3 : 25);
       };
       const streamClosed = () => {
         open -= 1;
-        if (open === 0 && exit) finish();
+        if (open === 0 && exit) settle();
       };
       for (const name of ["stdout", "stderr"] as const) {
         const stream = child[name];
@@ -102,13 +163,12 @@ export class RunningCommand {
       child.once("exit", (code, signal) => {
         this.exited = true;
         exit = { code, signal };
-        // The leader is gone: nothing of its group may outlive the task.
-        this.signalGroup("SIGKILL");
-        if (open === 0) finish();
-        else
-          closeWait = setTimeout(() => {
-            for (const name of ["stdout", "stderr"] as const) child[name]?.destroy();
-          }, CLOSE_WAIT_MS);
+        clearTimeout(this.deadlineTimer);
+        clearTimeout(this.killTimer);
+        // The runner's exit decides the state; nothing it started may outlive the task (CONTRACT 3.2).
+        this.signalAll("SIGKILL");
+        until = Date.now() + CLOSE_WAIT_MS;
+        settle();
       });
     });
 
@@ -117,8 +177,14 @@ export class RunningCommand {
     }
   }
 
+  /** The guard's identity of this task, for its record. */
+  get guard(): GuardRecord {
+    return this.confinement.record;
+  }
+
   /**
-   * SIGTERM to the group now, SIGKILL to the group after the grace period (unless the leader's exit did it first).
+   * SIGTERM to the group and the rest of the task now, SIGKILL after the grace period (unless the leader's exit did
+   * it first).
    * False when it comes too late to matter: the command has exited, or is already being stopped for another reason.
    */
   stop(why: "timeout" | "cancel"): boolean {
@@ -126,15 +192,15 @@ export class RunningCommand {
     if (this.exited) return false;
     this.stoppedBy = why;
     clearTimeout(this.deadlineTimer);
-    this.signalGroup("SIGTERM");
-    this.killTimer = setTimeout(() => this.signalGroup("SIGKILL"), this.spec.killGraceMs);
+    this.signalAll("SIGTERM");
+    this.killTimer = setTimeout(() => this.signalAll("SIGKILL"), this.spec.killGraceMs);
     return true;
   }
 
-  /** Kills the group at once (shutdown paths). */
+  /** Kills the group and the rest of the task at once (shutdown paths). */
   kill(): void {
     this.stoppedBy ??= "cancel";
-    this.signalGroup("SIGKILL");
+    this.signalAll("SIGKILL");
   }
 
   get running(): boolean {
@@ -178,16 +244,22 @@ export class RunningCommand {
     this.child.stderr?.resume();
   }
 
-  private signalGroup(signal: NodeJS.Signals): void {
-    if (this.pid === undefined) return;
-    try {
-      process.kill(-this.pid, signal);
-    } catch {
-      // ESRCH: the group is already gone.
+  /** The process group, then whatever else the guard finds of the task. */
+  private signalAll(signal: NodeJS.Signals): void {
+    if (this.pid !== undefined) signalGroup(this.containment.host, this.pid, signal);
+    this.confinement.signal(signal);
+  }
+
+  /** The task is over: its cgroup goes once empty, and then the watchdog forgets it (until then it still guards it). */
+  private forget(triesLeft = RELEASE_TRIES): void {
+    if (this.confinement.release() || triesLeft <= 0) {
+      this.containment.watchdog?.done(this.watchId);
+      return;
     }
+    setTimeout(() => this.forget(triesLeft - 1), RELEASE_RETRY_MS).unref();
   }
 }
 
-export function spawnCommand(spec: CommandSpec, handlers: CommandHandlers): RunningCommand {
-  return new RunningCommand(spec, handlers);
+export function spawnCommand(spec: CommandSpec, handlers: CommandHandlers, containment?: Containment): RunningCommand {
+  return new RunningCommand(spec, handlers, containment);
 }

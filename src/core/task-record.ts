@@ -1,4 +1,5 @@
 // The task record the dispatcher keeps, and the read-only views it hands out (copies, never the record itself).
+import type { GuardRecord } from "./containment/guard.js";
 import type { Envelope, Message } from "./envelope.js";
 import type { OpenPrompt } from "./hitl.js";
 import type { OutputChunk, OutputLog } from "./output-log.js";
@@ -40,6 +41,8 @@ export interface TaskRecord {
   pid?: number;
   /** The leader's start time, so a later run can tell it is still the same process. */
   pidStart?: string;
+  /** How the containment guard finds the task's processes beyond its group (set when it starts; CONTRACT 3.2). */
+  guard?: GuardRecord;
 }
 
 export interface StreamView {

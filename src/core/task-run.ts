@@ -43,7 +43,10 @@ export class TaskRun {
     this.detector = new PromptDetector(settleMs === undefined ? {} : { settleMs });
   }
 
-  move(to: TaskState, fields: Partial<Pick<TaskRecord, "startedAt" | "deadline" | "pid" | "pidStart">> = {}): void {
+  move(
+    to: TaskState,
+    fields: Partial<Pick<TaskRecord, "startedAt" | "deadline" | "pid" | "pidStart" | "guard">> = {},
+  ): void {
     const record = this.record;
     assertMove(record.state, to);
     Object.assign(record, fields);

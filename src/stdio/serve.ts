@@ -76,6 +76,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+  log(`containment: ${dispatcher.containmentKind}`);
   log(`serving A2A JSON-RPC on stdio (instance ${dispatcher.instanceId}, workspace ${resolve(options.workspace)})`);
 
   const why = await stopped;

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, describe, it } from "node:test";
 import { runCli } from "../helpers/cli.js";
-import { procStat } from "../helpers/processes.js";
+import { killToolAndWatchdog, procStat } from "../helpers/processes.js";
 import {
   ADAPTER_URI,
   answerParams,
@@ -327,7 +327,7 @@ describe("serve --stdio: --state-dir restart", () => {
     for (const pgid of ownGroups) killGroup(pgid);
   });
 
-  it("before: a completed task, a running one, one at a prompt, one queued; then the bridge is SIGKILLed", async () => {
+  it("before: a completed task, a running one, one at a prompt, one queued; then the bridge is SIGKILLed (and its watchdog)", async () => {
     const first = startBridge({ args });
     own.push(first);
     await first.ready();
@@ -343,10 +343,11 @@ describe("serve --stdio: --state-dir restart", () => {
     queued = await first.call("message/send", envelopeParams("ok", { configuration: { blocking: false } }));
     assert.equal((await first.call("tasks/get", { id: queued.id })).status.state, "submitted");
 
-    first.child.kill("SIGKILL");
+    // The bridge and its watchdog lost together: nothing is left to end the runner (CONTRACT 3.2), so the restart must.
+    killToolAndWatchdog(first.child.pid as number);
     const exit = await first.waitExit(5000);
     assert.equal(exit.signal, "SIGKILL");
-    assert.ok(groupRunning(hanging.pgid), "the runner's process group outlives a SIGKILLed bridge");
+    assert.ok(groupRunning(hanging.pgid), "the runner's process group outlives the bridge and its watchdog");
   });
 
   it("after: the unfinished task is failed (infrastructure, runtime_restarted) and its old group is gone", async () => {

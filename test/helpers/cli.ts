@@ -1,5 +1,6 @@
 // Spawns the built binary over real pipes, as a user or an orchestrator would.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -67,3 +68,76 @@ export function groupAlive(pgid: number): boolean {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The tool started in the background, its output collected as it comes. */
+export function started(args: string[], options: { guardMs?: number; input?: string; keepStdinOpen?: boolean } = {}) {
+  const startedAt = performance.now();
+  let firstOutputAt: number | undefined;
+  let closedAt: number | undefined;
+  const child = startCli(args);
+  child.stdin.on("error", () => {});
+  if (options.keepStdinOpen) child.stdin.write(options.input ?? "");
+  else child.stdin.end(options.input ?? "");
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8").on("data", (text: string) => {
+    firstOutputAt ??= performance.now();
+    stdout += text;
+  });
+  child.stderr.setEncoding("utf8").on("data", (text: string) => {
+    stderr += text;
+  });
+  let isClosed = false;
+  const guard = setTimeout(() => child.kill("SIGKILL"), options.guardMs ?? 20_000);
+  const closed = new Promise<number | null>((resolve) =>
+    child.on("close", (code) => {
+      closedAt = performance.now();
+      isClosed = true;
+      clearTimeout(guard);
+      resolve(code);
+    }),
+  );
+  return {
+    child,
+    closed,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    /** Seconds from spawning the tool to its exit. */
+    total: () => ((closedAt ?? Number.NaN) - startedAt) / 1000,
+    /** Seconds from the command's first stdout reaching us to the tool's exit. */
+    sinceFirstOutput: () => ((closedAt ?? Number.NaN) - (firstOutputAt ?? Number.NaN)) / 1000,
+    /** Resolves with the match once stdout matches `pattern`; rejects after `ms`. */
+    async waitFor(pattern: RegExp, ms = 10_000): Promise<RegExpExecArray> {
+      const until = Date.now() + ms;
+      for (;;) {
+        const match = pattern.exec(stdout);
+        if (match) return match;
+        if (Date.now() >= until || isClosed)
+          throw new Error(`no ${pattern} on stdout: ${JSON.stringify(stdout)}; stderr: ${JSON.stringify(stderr)}`);
+        await sleep(20);
+      }
+    },
+    stop(): void {
+      clearTimeout(guard);
+      child.stdin.destroy();
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+/**
+ * Runs `once` up to three times until it returns true (it made its assertions). False means the run proved
+ * nothing, because the machine was too slow for the runner to start before its deadline; after three such runs
+ * the test is skipped, saying so.
+ */
+export async function conclusive(
+  t: TestContext,
+  once: () => Promise<boolean>,
+  deadline = "a 1 s deadline",
+): Promise<void> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    if (await once()) return;
+    t.diagnostic(`attempt ${attempt}: the runner had not started by the deadline; trying again`);
+  }
+  t.skip(`inconclusive: the machine is too loaded for the runner to start within ${deadline}`);
+}

@@ -1,5 +1,5 @@
 // Processes as /proc tells them; a zombie counts as ended.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /**
  * Fields of /proc/<pid>/stat after the command name (0: state, 1: ppid, 2: pgrp), or undefined when there is no
@@ -28,5 +28,77 @@ export function rssOf(pid: number): number | undefined {
     return match ? Number(match[1]) * 1024 : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** The live processes whose parent is `pid`, with their command lines, read from /proc. */
+export function childrenOf(pid: number): Array<{ pid: number; cmdline: string }> {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const children: Array<{ pid: number; cmdline: string }> = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(procStat(entry)?.[1]) !== pid || !pidRunning(entry)) continue;
+    try {
+      children.push({
+        pid: Number(entry),
+        cmdline: readFileSync(`/proc/${entry}/cmdline`, "utf8").replaceAll("\0", " "),
+      });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return children;
+}
+
+/** The live children of a tool that are runners: all but its containment watchdog. */
+export function runnersOf(pid: number): number[] {
+  return childrenOf(pid)
+    .filter((child) => !child.cmdline.includes("watchdog-main"))
+    .map((child) => child.pid);
+}
+
+/** The containment watchdog (src/core/containment/watchdog-main) that the tool `pid` started, if one runs. */
+export function watchdogOf(pid: number): number | undefined {
+  return childrenOf(pid).find((child) => child.cmdline.includes("watchdog-main"))?.pid;
+}
+
+/**
+ * SIGKILLs a tool and its watchdog together, as when a machine loses both: the tool is stopped first, so that it
+ * cannot start another watchdog, then the watchdog and the tool are killed.
+ */
+export function killToolAndWatchdog(pid: number): void {
+  process.kill(pid, "SIGSTOP");
+  const watchdog = watchdogOf(pid);
+  if (watchdog !== undefined) process.kill(watchdog, "SIGKILL");
+  process.kill(pid, "SIGKILL");
+}
+
+/** The pids a stray-* fixture printed: `runner <pid>`, then `child <pid>` lines (test/fixtures/strays.mjs). */
+export function strayPids(text: string): number[] {
+  return [...text.matchAll(/^(?:runner|child) (\d+)$/gm)].map((match) => Number(match[1]));
+}
+
+/** Polls until none of `pids` runs, for up to `ms`; the ones still running then. */
+export async function survivorsAfter(pids: number[], ms: number): Promise<number[]> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const running = pids.filter((pid) => pidRunning(pid));
+    if (running.length === 0 || Date.now() >= until) return running;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Best-effort SIGKILL of processes a failing test (or a guard that cannot see them) left behind. */
+export function killPids(pids: number[]): void {
+  for (const pid of pids) {
+    try {
+      if (pidRunning(pid)) process.kill(pid, "SIGKILL");
+    } catch {
+      // gone
+    }
   }
 }

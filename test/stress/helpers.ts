@@ -2,9 +2,9 @@
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { FIXTURES, startCli } from "../helpers/cli.js";
-import { pidRunning, procStat, rssOf } from "../helpers/processes.js";
+import { pidRunning, procStat, rssOf, runnersOf } from "../helpers/processes.js";
 
-export { pidRunning, procStat, rssOf };
+export { pidRunning, procStat, rssOf, runnersOf };
 
 export const ADAPTER = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
 export const HITL = "https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1";
@@ -241,17 +241,6 @@ export function processesWith(needle: string): Array<{ pid: number; cmdline: str
     if (cmdline.includes(needle) && pidRunning(Number(entry))) found.push({ pid: Number(entry), cmdline });
   }
   return found;
-}
-
-/** Live children of a process. */
-export function childrenOf(pid: number): number[] {
-  const children: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = procStat(entry);
-    if (stat && stat[1] === String(pid) && pidRunning(Number(entry))) children.push(Number(entry));
-  }
-  return children;
 }
 
 export const MiB = 1024 * 1024;

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { sleep } from "../helpers/cli.js";
+import { killToolAndWatchdog } from "../helpers/processes.js";
 import { Bridge, envelopeParams, HAS_PROC, pidRunning, procStat, type Wire } from "./helpers.js";
 
 const temp = mkdtempSync(join(tmpdir(), "adapter-command-leftovers-"));
@@ -21,7 +22,7 @@ after(() => {
   }
 });
 
-/** Starts pid-hang on a bridge with `stateDir`, waits until it is journaled with its pid, then SIGKILLs the bridge. */
+/** Starts pid-hang on a bridge with `stateDir`, waits until it is journaled with its pid, then SIGKILLs the bridge and its watchdog. */
 async function crashWithRunner(stateDir: string): Promise<{ taskId: string; pid: number }> {
   const bridge = new Bridge({ args: ["--state-dir", stateDir] });
   try {
@@ -40,7 +41,8 @@ async function crashWithRunner(stateDir: string): Promise<{ taskId: string; pid:
     const journal = join(stateDir, "tasks.ndjson");
     for (let i = 0; i < 100 && !readFileSync(journal, "utf8").includes('"pidStart"'); i++) await sleep(20);
     assert.match(readFileSync(journal, "utf8"), /"pidStart"/, "the journal holds the leader's start time");
-    bridge.child.kill("SIGKILL");
+    // Lost together with its watchdog, which would otherwise end the runner at once (CONTRACT 3.2).
+    killToolAndWatchdog(bridge.pid);
     await bridge.exited;
     return { taskId: task.id, pid };
   } finally {
@@ -52,7 +54,7 @@ describe("leftover groups after a crash", { skip: !HAS_PROC && "needs /proc (pro
   it("the leader is still the same process (pid and start time match): its group is killed on restart", async () => {
     const stateDir = join(temp, "same");
     const { taskId, pid } = await crashWithRunner(stateDir);
-    assert.ok(pidRunning(pid), "the runner outlived the crashed bridge (its own process group)");
+    assert.ok(pidRunning(pid), "the runner outlived the crashed bridge and watchdog (its own process group)");
     const bridge = new Bridge({ args: ["--state-dir", stateDir] });
     try {
       const task = await bridge.call("tasks/get", { id: taskId });

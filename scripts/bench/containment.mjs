@@ -1,0 +1,131 @@
+// Figure 7: how long a task's stray processes outlive it. Each of 20 tasks (one at a time) starts 5 detached
+// children that leave its process group, then exits 0. The time runs from the runner's exit (its own time stamp)
+// until the last of its children is gone (a zombie counts as gone), polled in /proc every millisecond. First through
+// `serve --stdio` with the guard this machine gets, then in this process through the built dispatcher with the marker
+// guard forced, the guard of a Linux machine where cgroups can't be written.
+import { readFileSync } from "node:fs";
+import { Bridge, log, median, now, sendParams, sleep, WORKSPACE, withTimeout } from "./lib.mjs";
+
+/** True while the process runs: not gone, not a zombie. */
+function running(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+    return state !== "Z" && state !== "X";
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `tasks` tasks one at a time; `runTask` resolves with the runner's output and when the task ended. */
+async function measure(tasks, runTask) {
+  const goneAfterExit = [];
+  const endAfterExit = [];
+  const goneAfterEnd = [];
+  let left = 0;
+  for (let i = 0; i < tasks; i++) {
+    const { text, endedAt } = await runTask();
+    const pids = [...text.matchAll(/^child (\d+)$/gm)].map((m) => Number(m[1]));
+    const exitAt = Number(/^exit ([\d.]+)$/m.exec(text)?.[1]);
+    if (pids.length !== 5 || !exitAt) throw new Error(`unexpected runner output: ${JSON.stringify(text)}`);
+    const until = now() + 10000;
+    while (pids.some(running) && now() < until) await sleep(1);
+    const goneAt = now();
+    for (const pid of pids.filter(running)) {
+      left += 1;
+      process.kill(pid, "SIGKILL");
+    }
+    goneAfterExit.push(goneAt - exitAt);
+    endAfterExit.push(endedAt - exitAt);
+    goneAfterEnd.push(goneAt - endedAt);
+  }
+  const value = median(goneAfterExit);
+  return {
+    value,
+    unit: "ms",
+    baseline: null,
+    ratio: null,
+    goal: "median < 100 ms (no child here forces the grace period)",
+    meets: value < 100 && left === 0,
+    tasks,
+    children_per_task: 5,
+    max_ms: Math.max(...goneAfterExit),
+    task_end_after_exit_median_ms: median(endAfterExit),
+    gone_after_task_end_median_ms: median(goneAfterEnd),
+    left_running: left,
+  };
+}
+
+async function throughBridge(tasks) {
+  const bridge = new Bridge();
+  try {
+    await bridge.ready();
+    const figure = await measure(tasks, async () => {
+      let id;
+      const early = [];
+      let text = "";
+      const ended = new Promise((resolve, reject) => {
+        const take = (event) => {
+          if (event.kind === "artifact-update") text += event.artifact.parts.map((p) => p.text).join("");
+          if (event.kind === "status-update" && event.final) {
+            const endedAt = now();
+            off();
+            if (event.status.state === "completed") resolve(endedAt);
+            else reject(new Error(`task ended ${event.status.state}`));
+          }
+        };
+        const off = bridge.onEvent((event) => {
+          if (id === undefined) early.push(event);
+          else if (event.taskId === id) take(event);
+        });
+        bridge.guard(bridge.request("message/stream", sendParams("strays", { timeoutSeconds: 30 }))).then((task) => {
+          id = task.id;
+          for (const event of early.splice(0)) if (event.taskId === id) take(event);
+        }, reject);
+      });
+      const endedAt = await withTimeout(bridge.guard(ended), 30000, "the task's end");
+      return { text, endedAt };
+    });
+    return { name: "containment_end_ms", ...figure, guard: bridge.guardKind };
+  } finally {
+    await bridge.close();
+  }
+}
+
+async function markerInProcess(tasks) {
+  const dist = (path) => new URL(`../../dist/core/${path}`, import.meta.url).href;
+  const { Dispatcher } = await import(dist("dispatcher.js"));
+  const { analyzeInput } = await import(dist("envelope.js"));
+  const { markerGuard } = await import(dist("containment/marker-guard.js"));
+  const { REAL_HOST } = await import(dist("containment/host.js"));
+  const { Watchdog } = await import(dist("containment/watchdog.js"));
+  const dispatcher = new Dispatcher({
+    workspace: WORKSPACE,
+    containment: { guard: markerGuard(REAL_HOST), host: REAL_HOST, watchdog: new Watchdog() },
+  });
+  try {
+    const figure = await measure(tasks, async () => {
+      const task = dispatcher.submit({
+        analysis: analyzeInput(sendParams("strays", { timeoutSeconds: 30 })),
+        hitlActivated: false,
+      });
+      await dispatcher.settled(task.id);
+      const endedAt = now();
+      const view = dispatcher.get(task.id);
+      if (view.state !== "completed") throw new Error(`task ended ${view.state}`);
+      return { text: view.output.stdout.chunks.map((c) => c.text).join(""), endedAt };
+    });
+    return { name: "containment_end_marker_ms", ...figure, guard: "marker", through: "the dispatcher in-process" };
+  } finally {
+    await dispatcher.shutdown();
+  }
+}
+
+export async function containmentEnd({ quick }) {
+  const tasks = quick ? 8 : 20;
+  const figures = [await throughBridge(tasks)];
+  if (process.platform === "linux") figures.push(await markerInProcess(tasks));
+  for (const f of figures)
+    log(`containment: ${f.guard} guard; last child gone ${f.value.toFixed(1)} ms after the runner's exit (median)`);
+  return figures;
+}
