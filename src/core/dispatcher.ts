@@ -2,7 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { type Containment, sharedContainment } from "./containment/containment.js";
 import type { GuardKind } from "./containment/guard.js";
-import { type Analysis, type Message, messageText } from "./envelope.js";
+import type { Analysis, Message } from "./envelope.js";
 import { CoreError, notFound, rejected } from "./errors.js";
 import { Emitter, type Listener } from "./events.js";
 import { judgeAnswer, refusalOf } from "./hitl.js";
@@ -10,12 +10,11 @@ import { admitCommand, prepareLaunch } from "./launch.js";
 import type { ListPage, ListQuery } from "./list-query.js";
 import { ENDS, type Outcome, outcomeOf } from "./outcome.js";
 import { OutputFlow } from "./output-flow.js";
-import { OutputLog } from "./output-log.js";
 import { spawnCommand } from "./process.js";
 import { MemoryStore, type TaskStore } from "./store.js";
 import { isTerminal } from "./task.js";
-import type { TaskRecord, TaskView } from "./task-record.js";
-import { viewOf } from "./task-record.js";
+import type { TaskView } from "./task-record.js";
+import { newTaskRecord, viewOf } from "./task-record.js";
 import { TaskRun } from "./task-run.js";
 
 export type { DispatcherEvent, Listener } from "./events.js";
@@ -113,7 +112,14 @@ export class Dispatcher {
         reason: "queue_full",
       });
     }
-    const record = this.newRecord(analysis.message, analysis.dispatch, input.extensions ?? []);
+    const record = newTaskRecord({
+      message: analysis.message,
+      dispatch: analysis.dispatch,
+      extensions: input.extensions ?? [],
+      instanceId: this.instanceId,
+      at: this.iso(),
+      outputLimit: this.outputLimit,
+    });
     if (analysis.dispatch === "adapter-command") admitCommand(record, analysis, this.workspace, input);
     const run = new TaskRun(record, { store: this.store, emitter: this.emitter, now: this.now });
     this.store.put(record);
@@ -259,29 +265,6 @@ export class Dispatcher {
   /** Last resort on the way out: SIGKILL to every command's group and the rest of its task. */
   killAll(): void {
     for (const run of this.runs.values()) run.command?.kill();
-  }
-
-  private newRecord(message: Message | undefined, dispatch: TaskRecord["dispatch"], extensions: string[]): TaskRecord {
-    const at = this.iso();
-    return {
-      id: randomUUID(),
-      contextId: message?.contextId ?? randomUUID(),
-      instanceId: this.instanceId,
-      dispatch,
-      state: "submitted",
-      updatedAt: at,
-      createdAt: at,
-      exitCode: null,
-      signal: null,
-      textLine: false,
-      extensions,
-      messageText: messageText(message),
-      ...(message ? { message } : {}),
-      stdout: new OutputLog(this.outputLimit / 2),
-      stderr: new OutputLog(this.outputLimit / 2),
-      seq: 0,
-      revision: 0,
-    };
   }
 
   private pump(): void {

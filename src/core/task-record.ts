@@ -1,8 +1,10 @@
 // The task record the dispatcher keeps, and the read-only views it hands out (copies, never the record itself).
+
+import { randomUUID } from "node:crypto";
 import type { GuardRecord } from "./containment/guard.js";
-import type { Envelope, Message } from "./envelope.js";
+import { type Envelope, type Message, messageText } from "./envelope.js";
 import type { OpenPrompt } from "./hitl.js";
-import type { OutputChunk, OutputLog } from "./output-log.js";
+import { type OutputChunk, OutputLog } from "./output-log.js";
 import type { EndReason, FailKind, TaskState } from "./task.js";
 import type { Placement } from "./workspace.js";
 
@@ -113,4 +115,35 @@ export function viewOf(record: TaskRecord, withOutput = true): TaskView {
 
 function streamView(log: OutputLog): StreamView {
   return { chunks: log.chunks(), totalBytes: log.totalBytes, droppedBytes: log.droppedBytes };
+}
+
+/** A new task in `submitted`, keeping at most `outputLimit` bytes of output, half a stream. */
+export function newTaskRecord(fields: {
+  message: Message | undefined;
+  dispatch: TaskRecord["dispatch"];
+  extensions: string[];
+  instanceId: string;
+  at: string;
+  outputLimit: number;
+}): TaskRecord {
+  const { message, at } = fields;
+  return {
+    id: randomUUID(),
+    contextId: message?.contextId ?? randomUUID(),
+    instanceId: fields.instanceId,
+    dispatch: fields.dispatch,
+    state: "submitted",
+    updatedAt: at,
+    createdAt: at,
+    exitCode: null,
+    signal: null,
+    textLine: false,
+    extensions: fields.extensions,
+    messageText: messageText(message),
+    ...(message ? { message } : {}),
+    stdout: new OutputLog(fields.outputLimit / 2),
+    stderr: new OutputLog(fields.outputLimit / 2),
+    seq: 0,
+    revision: 0,
+  };
 }
