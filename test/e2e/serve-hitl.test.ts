@@ -6,19 +6,11 @@ import { readFileSync } from "node:fs";
 import { after, before, describe, it } from "node:test";
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import {
-  ADAPTER_URI,
-  answerParams,
-  artifactText,
-  ended,
-  envelopeParams,
-  eventText,
-  HITL_URI,
-  type RpcBridge,
-  startBridge,
-  type TaskEvent,
-  type Wire,
-} from "../helpers/rpc-client.js";
+import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
+import { type RpcBridge, startBridge } from "../helpers/bridge.js";
+import { answerParams, envelopeParams } from "../helpers/envelopes.js";
+import { allTasks } from "../helpers/list-pages.js";
+import { artifactText, ended, eventText, type TaskEvent, type Wire } from "../helpers/wire.js";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const RESPONSE_SCHEMA = {
@@ -60,7 +52,7 @@ const textLine = (
 
 const promptOf = (task: Wire) => task.status?.message?.metadata?.[HITL_URI];
 const taskIds = async (bridge: RpcBridge): Promise<string[]> =>
-  ((await bridge.call("tasks/list", {})).tasks as Wire[]).map((task) => task.id).sort();
+  (await allTasks(bridge)).map((task: Wire) => task.id).sort();
 const echoed = (task: Wire): string[] =>
   String(task.metadata?.["a2a-service-parameters"]?.["A2A-Extensions"] ?? "")
     .split(",")

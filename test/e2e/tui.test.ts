@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { FIXTURES, sleep } from "../helpers/cli.js";
-import { commandFor, DEFAULT_REQUEST, writeJson } from "../helpers/envelopes.js";
+import { commandFor, REQUEST, writeJson } from "../helpers/envelopes.js";
 import { pidRunning, procStat } from "../helpers/processes.js";
 import { HAS_TMUX, quote, Tmux } from "../helpers/tmux.js";
 
@@ -122,7 +122,7 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
         mode: "plan",
         working_dir: "hang",
         timeout_seconds: 30,
-        command: commandFor(DEFAULT_REQUEST),
+        command: commandFor(REQUEST),
       },
       "tui-hang",
     );

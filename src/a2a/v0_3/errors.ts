@@ -21,6 +21,8 @@ const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; message?: str
 
 export function rpcErrorOf(error: CoreError): RpcError {
   const row = TABLE[error.code];
-  const data = row.hitl ? { extension: HITL_URI, ...error.data } : { ...error.data };
+  // A fixed message ("server busy", CONTRACT 5.5) keeps the core's words in `data.detail`.
+  const detail = row.message && !row.hitl ? { detail: error.message } : {};
+  const data = row.hitl ? { extension: HITL_URI, ...error.data } : { ...error.data, ...detail };
   return { code: row.code, message: row.message ?? error.message, data };
 }
