@@ -7,6 +7,7 @@ import { isRecord } from "../core/json-value.js";
 import type { ListPage } from "../core/list-query.js";
 import { isTerminal } from "../core/task.js";
 import { HITL_URI } from "../core/uris.js";
+import { invalidParams } from "./decode.js";
 import type { GetRequest, ListRequest, SendRequest } from "./requests.js";
 import { type StopRule, stopsAt, TaskStream } from "./task-stream.js";
 
@@ -72,6 +73,7 @@ export class A2aService {
     if (!isRecord(message)) return undefined;
     const metadata = message.metadata;
     if (isRecord(metadata) && "hitl_response_for" in metadata) {
+      checkAnswerMessage(message);
       return this.dispatcher.answer({
         taskId: typeof message.taskId === "string" ? message.taskId : undefined,
         contextId: typeof message.contextId === "string" ? message.contextId : undefined,
@@ -95,4 +97,22 @@ export class A2aService {
     }
     return undefined;
   }
+}
+
+/** An answer is a user message with parts (CONTRACT section 4); anything else is -32602 before any hitl check. */
+function checkAnswerMessage(message: Record<string, unknown>): void {
+  const errors = [];
+  if (message.role !== "user")
+    errors.push({
+      path: "/message/role",
+      code: "invalid_value",
+      message: `expected the role of a user ("user", in 1.0 "ROLE_USER"), found ${JSON.stringify(message.role) ?? "nothing"}`,
+    });
+  if (!Array.isArray(message.parts) || message.parts.length === 0)
+    errors.push({
+      path: "/message/parts",
+      code: Array.isArray(message.parts) ? "invalid_value" : "missing_field",
+      message: `expected at least one part, found ${Array.isArray(message.parts) ? "none" : "nothing"}`,
+    });
+  if (errors.length > 0) throw invalidParams(errors);
 }

@@ -57,6 +57,7 @@ const FIELD_EXPECTED: Record<string, string> = {
   parts: "an array of parts",
   message: "an A2A message",
   text: "a string",
+  id: "a task id (a string)",
 };
 
 export function unknownField(path: string, key: string): Problem {

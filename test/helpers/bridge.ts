@@ -3,6 +3,7 @@
 // notifications go to per-task queues, and responses to lines written raw are kept apart. Every wait has a timeout,
 // so a broken bridge fails the test instead of hanging it.
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { after, before } from "node:test";
 import { JSONRPCClient, type JSONRPCResponse } from "json-rpc-2.0";
 import { LineSplitter } from "../../src/io/line-splitter.js";
 import { FIXTURES, startCli } from "./cli.js";
@@ -311,4 +312,23 @@ export class RpcBridge {
 /** Starts `serve --stdio` on the fixture workspace (or `options.workspace`). */
 export function startBridge(options: BridgeOptions = {}): RpcBridge {
   return new RpcBridge(options);
+}
+
+/**
+ * A bridge for the tests of one `describe`: started (and answering) before them, closed after them. Call it inside
+ * the `describe`; the getter it returns gives the bridge.
+ */
+export function suiteBridge(options: BridgeOptions = {}): () => RpcBridge {
+  let bridge: RpcBridge | undefined;
+  before(async () => {
+    bridge = startBridge(options);
+    await bridge.ready();
+  });
+  after(async () => {
+    await bridge?.close();
+  });
+  return () => {
+    if (!bridge) throw new Error("the suite's bridge is not started yet (use it inside a test)");
+    return bridge;
+  };
 }

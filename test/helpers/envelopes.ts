@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SERVICE_PARAMETERS } from "../../src/a2a/service-params.js";
-import { ADAPTER_URI } from "../../src/core/uris.js";
+import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
 
 export const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
 /** The request file every fixture working directory has. */
@@ -76,6 +76,15 @@ function sendParams(options: SendOptions & { metadata?: Record<string, unknown>;
 export function envelopeParams(workingDir: string, options: EnvelopeOptions = {}): Record<string, unknown> {
   const fields = { working_dir: workingDir, timeout_seconds: 30, ...options.envelope };
   return sendParams({ ...options, metadata: { [ADAPTER_URI]: envelope(fields) } });
+}
+
+/** MessageSendParams for a text-line command on `fixture`, with hitl-prompt/v1 activated unless told otherwise. */
+export function textLineParams(fixture: string, options: EnvelopeOptions = {}): Record<string, unknown> {
+  return envelopeParams(fixture, {
+    ...options,
+    envelope: { input_mode: "text-line", ...options.envelope },
+    extensions: options.extensions ?? HITL_URI,
+  });
 }
 
 /** MessageSendParams for a message without an envelope (echo dispatch). */
