@@ -26,6 +26,8 @@ export interface BridgeOptions {
   onEvent?: (event: TaskEvent) => boolean;
   /** Longest stdout line the reader accepts before it reports a protocol problem (default 64 MiB). */
   maxLineBytes?: number;
+  /** Sees every stdout chunk as it arrives, before it is split into lines (to read a line too long to keep). */
+  tap?: (chunk: Buffer) => void;
 }
 
 export type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
@@ -60,7 +62,9 @@ export class RpcBridge {
       options.env ? { env: options.env } : {},
     );
     this.child.stdin.on("error", () => {}); // a bridge that died: the test sees it through its answers
+    const tap = options.tap;
     this.child.stdout.on("data", (chunk: Buffer) => {
+      tap?.(chunk);
       for (const frame of this.lines.push(chunk)) {
         if (frame.kind === "line") this.line(frame.text);
         else this.protocolProblems.push(`a stdout line of ${frame.bytes} bytes, over the reader's limit`);

@@ -140,3 +140,62 @@ describe("limits: a burst of requests with large answers", () => {
     assert.equal(ids.size, 100);
   });
 });
+
+describe("limits: one batch of 300 large answers", () => {
+  /** Ids of the batch's entries that carry the task, found in stdout as it streams by (the line is 2.4 GB). */
+  const answered = new Set<string>();
+  let taskId = "";
+  let tail = "";
+  let bridge: RpcBridge;
+  before(() => {
+    // The record keeps up to half its limit in whole chunks from the start: 32 MiB keeps all 8 MiB of stdout.
+    bridge = startBridge({
+      args: ["--max-output-bytes", String(32 * MiB)],
+      env: { FIXTURE_BYTES: String(8 * MiB) },
+      tap: (chunk) => {
+        if (!taskId) return;
+        const text = tail + chunk.toString("latin1");
+        const entry = new RegExp(`"id":"(get-\\d+)","result":\\{"kind":"task","id":"${taskId}"`, "g");
+        for (const match of text.matchAll(entry)) answered.add(match[1] as string);
+        tail = text.slice(-200);
+      },
+    });
+  });
+  after(() => bridge.close());
+
+  it("300 tasks/get of an 8 MiB task in one batch: every entry answered, written entry by entry, RSS under 400 MiB", async (t) => {
+    const task = await bridge.call("message/send", envelopeParams("big"), 120_000);
+    assert.equal(task.status.state, "completed", JSON.stringify(task.status));
+    assert.deepEqual(task.artifacts[0].metadata, { total_bytes: 8 * MiB, dropped_bytes: 0 });
+    taskId = task.id;
+    const batch = Array.from({ length: 300 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: `get-${i}`,
+      method: "tasks/get",
+      params: { id: task.id, historyLength: 0 },
+    }));
+    let peak = 0;
+    const sample = setInterval(() => {
+      peak = Math.max(peak, rssOf(bridge.pid) ?? 0);
+    }, 50);
+    try {
+      // First with stdout unread for a while, then read as fast as it comes.
+      bridge.pause();
+      bridge.sendLine(JSON.stringify(batch));
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      bridge.resume();
+      const card = await bridge.call("agent/getCard", undefined, 300_000);
+      assert.equal(card.capabilities.streaming, true, "the bridge answers after the batch");
+    } finally {
+      clearInterval(sample);
+    }
+    assert.equal(answered.size, 300, `entries answered: ${answered.size}`);
+    // The batch's answer is one line far longer than the reader keeps: that, and nothing else, is reported.
+    assert.equal(bridge.protocolProblems.length, 1, JSON.stringify(bridge.protocolProblems));
+    assert.match(bridge.protocolProblems[0] as string, /a stdout line of \d+ bytes/);
+    const bytes = Number(/of (\d+) bytes/.exec(bridge.protocolProblems[0] as string)?.[1]);
+    assert.ok(bytes > 300 * 8 * MiB, `the answer holds every entry (${bytes} bytes)`);
+    t.diagnostic(`bridge RSS peaked at ${Math.round(peak / MiB)} MiB for ${Math.round(bytes / MiB)} MiB of answer`);
+    assert.ok(peak > 0 && peak < 400 * MiB, `bridge RSS peaked at ${Math.round(peak / MiB)} MiB`);
+  });
+});
