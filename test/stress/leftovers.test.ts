@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { ADAPTER_URI } from "../../src/core/uris.js";
 import { RpcBridge } from "../helpers/bridge.js";
 import { sleep } from "../helpers/cli.js";
 import { envelopeParams } from "../helpers/envelopes.js";
@@ -87,10 +88,7 @@ describe("leftover groups after a crash", { skip: !HAS_PROC && "needs /proc (pro
       const task = await bridge.call("tasks/get", { id: taskId });
       assert.equal(task.status.state, "failed");
       assert.equal(task.status.fail_kind, "infrastructure");
-      assert.equal(
-        task.metadata["https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1"].reason,
-        "runtime_restarted",
-      );
+      assert.equal(task.metadata[ADAPTER_URI].reason, "runtime_restarted");
       await sleep(300);
       assert.ok(pidRunning(pid), "a process that is not the one started was not killed");
       assert.deepEqual(await bridge.close(), { code: 0, signal: null });
