@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { after, describe, it } from "node:test";
 import { analyzeInput } from "../../src/core/envelope.js";
+import { envelopeParams } from "../helpers/envelopes.js";
 import { InProcessBridge } from "../helpers/in-process-bridge.js";
 import type { Wire } from "../helpers/wire.js";
 
@@ -71,6 +72,49 @@ describe("stdio binding: batches", () => {
     bridge.send(getCard("after"));
     assert.equal((await bridge.next()).id, "after");
     assert.deepEqual(bridge.pending(), []);
+  });
+});
+
+describe("stdio binding: one task followed in both families", () => {
+  const bridge = new InProcessBridge();
+  after(() => bridge.close());
+
+  it("a 0.3 stream and a 1.0 stream of one task each get every event in their own shapes, to their own end", async () => {
+    const envelope = envelopeParams("hang", { envelope: { timeout_seconds: 60 } });
+    bridge.send({ jsonrpc: "2.0", id: "s03", method: "message/stream", params: envelope });
+    const first = await bridge.next();
+    const taskId = first.result.id;
+    while (bridge.dispatcher.get(taskId).state !== "working") await new Promise((resolve) => setTimeout(resolve, 10));
+    bridge.send({ jsonrpc: "2.0", id: "s10", method: "SubscribeToTask", params: { id: taskId } });
+    bridge.send({ jsonrpc: "2.0", id: "again", method: "tasks/resubscribe", params: { id: taskId } });
+    const seen: Wire[] = [];
+    for (let i = 0; i < 20 && seen.filter((line) => line.id !== undefined).length < 2; i++)
+      seen.push(await bridge.next());
+    bridge.send({ jsonrpc: "2.0", id: "cancel", method: "CancelTask", params: { id: taskId } });
+    for (;;) {
+      const line = await bridge.next();
+      seen.push(line);
+      if (line.id === "cancel") break;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen.push(...bridge.pending());
+    const events = seen.filter((line) => line.method === "tasks/event").map((line) => line.params);
+    const old = events.filter((event) => event.kind !== undefined);
+    const v1 = events.filter((event) => event.kind === undefined);
+    assert.deepEqual(
+      old.map((event) => [event.status?.state, event.final]),
+      [
+        ["working", false],
+        ["canceled", true],
+      ],
+      "0.3: each event once, though two 0.3 streams follow the task",
+    );
+    assert.deepEqual(
+      v1.map((event) => event.statusUpdate?.status.state),
+      ["TASK_STATE_CANCELED"],
+      "1.0: its own closing event",
+    );
+    assert.deepEqual(seen.find((line) => line.id === "s10")?.result.task.status.state, "TASK_STATE_WORKING");
   });
 });
 
