@@ -1,4 +1,4 @@
-// ListTasks (docs/reference.md, "Listing tasks"): the query every store answers, and its opaque, stable page tokens.
+// ListTasks (CONTRACT 7.4): the query every store answers, and its opaque page tokens, stable while tasks are added.
 import type { TaskState } from "./task.js";
 
 export interface ListQuery {

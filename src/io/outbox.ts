@@ -22,6 +22,11 @@ export class Outbox {
 
   /** Writes what waits, for as long as the stream takes it; call again when the stream has drained. */
   flush(): void {
+    // A stream that is gone takes nothing more: what waits is dropped, not encoded for nobody.
+    if (this.stream.destroyed || this.stream.writableEnded) {
+      this.waiting.length = 0;
+      return;
+    }
     while (this.waiting.length > 0 && !this.flow.isFull) {
       const line = this.waiting.shift() as OutLine;
       this.flow.write(this.stream, typeof line === "string" ? line : line());

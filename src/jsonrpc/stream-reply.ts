@@ -9,6 +9,8 @@ export class StreamReply {
     readonly rest: AsyncIterator<unknown>,
     /** JSON text of one item of `rest`. */
     readonly encode: (item: unknown) => string,
+    /** The A2A version whose shapes the items have: two streams of one task in one shape repeat each other. */
+    readonly family?: "0.3" | "1.0",
   ) {}
 
   /** The reader is gone: stop following the task (it goes on). */

@@ -127,8 +127,9 @@ export class StdioConnection {
   private follow(response: JSONRPCResponse): void {
     const reply = response.result;
     if (!(reply instanceof StreamReply)) return;
-    // One client follows a task once: a second stream of the same task would only repeat each event.
-    if ([...this.streams].some((open) => open.taskId === reply.taskId)) {
+    // One client follows a task once in each shape: a second stream of the same task and family would only repeat
+    // each event. A stream in the other family's shapes is followed too: its reader waits for its own closing event.
+    if ([...this.streams].some((open) => open.taskId === reply.taskId && open.family === reply.family)) {
       reply.close();
       return;
     }

@@ -6,10 +6,7 @@ import { EXIT } from "../commands/exit-codes.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import { JournalStore } from "../core/journal.js";
 import type { Io } from "../io/io.js";
-import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
-import { createMethods } from "../jsonrpc/methods.js";
-import { StdioConnection } from "./connection.js";
-import { StdioTransport } from "./transport.js";
+import { openStdioBinding } from "./binding.js";
 
 export interface ServeOptions {
   workspace: string;
@@ -51,21 +48,17 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
   });
-  const server = createMethods({ service: new A2aService(dispatcher), version: options.version, log });
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-
   let stop!: (why: string | undefined) => void;
   const stopped = new Promise<string | undefined>((resolve) => (stop = resolve));
-  let connection!: StdioConnection;
-  const transport = new StdioTransport({
+  const { transport, connection } = openStdioBinding({
     input: io.stdin,
     output: io.stdout,
-    maxLineBytes,
-    throttle: dispatcher,
-    onFrame: (frame) => void connection.handle(frame),
+    service: new A2aService(dispatcher),
+    version: options.version,
+    ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
+    log,
     onClose: (why) => stop(why),
   });
-  connection = new StdioConnection(server, transport, { maxLineBytes, log });
 
   // A first signal shuts down cleanly; another one while that runs kills every command's group at once.
   let signalled = false;

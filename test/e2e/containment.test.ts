@@ -5,17 +5,11 @@
 // after a SIGKILL of the tool itself, none runs past its deadline plus the grace period (with 3 s to spare).
 import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
-import { conclusive, FIXTURES, started } from "../helpers/cli.js";
-import { writeEnvelope } from "../helpers/envelopes.js";
+import { type RpcBridge, startBridge } from "../helpers/bridge.js";
+import { conclusive, FIXTURES, sleep, started } from "../helpers/cli.js";
+import { envelopeParams, writeEnvelope } from "../helpers/envelopes.js";
 import { killPids, pidRunning, strayPids, survivorsAfter, watchdogOf } from "../helpers/processes.js";
-import {
-  envelopeParams,
-  type RpcBridge,
-  sleep,
-  startBridge,
-  type TaskEvent,
-  type Wire,
-} from "../helpers/rpc-client.js";
+import type { TaskEvent, Wire } from "../helpers/wire.js";
 
 const LINUX = process.platform === "linux";
 const GRACE_S = 2;

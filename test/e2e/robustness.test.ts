@@ -5,21 +5,13 @@ import assert from "node:assert/strict";
 import type { ChildProcess, ChildProcessWithoutNullStreams } from "node:child_process";
 import { spawn } from "node:child_process";
 import { after, describe, it } from "node:test";
-import { BIN, FIXTURES, ROOT, startCli } from "../helpers/cli.js";
-import { writeEnvelope } from "../helpers/envelopes.js";
-import {
-  envelopeParams,
-  groupGoneWithin,
-  groupRunning,
-  killGroup,
-  type RpcBridge,
-  rssKiB,
-  sleep,
-  startBridge,
-  startWithPid,
-  type Wire,
-} from "../helpers/rpc-client.js";
+import { type RpcBridge, startBridge } from "../helpers/bridge.js";
+import { BIN, FIXTURES, ROOT, sleep, startCli } from "../helpers/cli.js";
+import { envelopeParams, writeEnvelope } from "../helpers/envelopes.js";
+import { startWithPid } from "../helpers/fixture-output.js";
+import { groupGoneWithin, groupRunning, killGroup, rssKiB } from "../helpers/processes.js";
 import { ciVariables, HAS_TMUX, quote, Tmux } from "../helpers/tmux.js";
+import type { Wire } from "../helpers/wire.js";
 
 const bridges: RpcBridge[] = [];
 const groups: number[] = [];

@@ -1,15 +1,13 @@
 // `adapter-command run` answering prompts without a terminal (CONTRACT sections 4 and 6), through the built binary.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import { FIXTURES, ROOT, runCli } from "../helpers/cli.js";
+import { ADAPTER_URI as ADAPTER, HITL_URI as HITL } from "../../src/core/uris.js";
+import { FIXTURES, runCli } from "../helpers/cli.js";
+import { promptEnvelopeProblems } from "../helpers/hitl-schema.js";
 
-const HITL = "https://agentic-sandbox.aiwg.io/extensions/hitl-prompt/v1";
-const ADAPTER = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
 const INTERACTIVE = ["--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"];
 /** Far below every deadline used here: a run that needs it has hung. */
 const RUN_LIMIT_MS = 40_000;
@@ -118,12 +116,6 @@ describe("run: answers from stdin and --answer", { timeout: 240_000 }, () => {
 });
 
 describe("run --json: the prompt as an A2A status-update", { timeout: 240_000 }, () => {
-  const schema = JSON.parse(readFileSync(join(ROOT, "test/fixtures/hitl/envelope.schema.json"), "utf8"));
-  const ajv = new Ajv2020.default({ allErrors: true, strict: false });
-  addFormats.default(ajv);
-  const compiled = ajv.compile(schema);
-  const validate = (data: unknown): boolean => compiled(data);
-
   it("shows input-required with the hitl-prompt/v1 envelope, then working and completed", async () => {
     const result = await run(["--json", "--answer", "y", ...INTERACTIVE]);
     assert.equal(result.code, 0, explain(result));
@@ -143,7 +135,7 @@ describe("run --json: the prompt as an A2A status-update", { timeout: 240_000 },
     assert.ok(Array.isArray(message.extensions) && message.extensions.includes(HITL), JSON.stringify(message));
     const envelope = message.metadata[HITL];
     assert.ok(envelope, JSON.stringify(message.metadata));
-    assert.ok(validate(envelope), JSON.stringify(compiled.errors));
+    assert.deepEqual(promptEnvelopeProblems(envelope), []);
     assert.match(envelope.prompt_id, UUID);
     assert.equal(envelope.prompt, "Apply these 3 changes? [y/N]");
     assert.deepEqual(message.parts, [{ kind: "text", text: envelope.prompt }]);

@@ -2,74 +2,19 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readdirSync, realpathSync } from "node:fs";
+import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
-import { conclusive, FIXTURES, groupAlive, runCli, sleep, started } from "../helpers/cli.js";
+import { conclusive, FIXTURES, runCli, started } from "../helpers/cli.js";
 import { envelopeParams, writeEnvelope, writeJson, writeMessage } from "../helpers/envelopes.js";
-import { procStat } from "../helpers/processes.js";
+import { goneWithin, groupRunning, killGroup, pidRunning, procStat } from "../helpers/processes.js";
 
 const run = (file: string, ...extra: string[]) => ["run", "--no-tui", "--workspace", FIXTURES, ...extra, file];
-
-const HAS_PROC = readdirSafe("/proc")?.includes("self") === true;
-
-function readdirSafe(dir: string): string[] | undefined {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return undefined;
-  }
-}
-
-const ended = (state: string | undefined) => state === undefined || state === "Z" || state === "X";
-
-/** True while the process runs (a zombie counts as gone). */
-function pidRunning(pid: number): boolean {
-  if (!HAS_PROC) {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-  return !ended(procStat(pid)?.[0]);
-}
-
-/** True while any process of group `pgid` runs (zombies count as gone); `groupAlive` where /proc is missing. */
-function groupRunning(pgid: number): boolean {
-  if (!HAS_PROC) return groupAlive(pgid);
-  for (const entry of readdirSafe("/proc") ?? []) {
-    if (!/^\d+$/.test(entry)) continue;
-    const fields = procStat(entry);
-    if (fields && Number(fields[2]) === pgid && !ended(fields[0])) return true;
-  }
-  return false;
-}
-
-/** Polls `alive` for up to `ms`; true when it turned false. */
-async function goneWithin(alive: () => boolean, ms = 2000): Promise<boolean> {
-  const until = Date.now() + ms;
-  for (;;) {
-    if (!alive()) return true;
-    if (Date.now() >= until) return false;
-    await sleep(50);
-  }
-}
-
-/** Kills what a failing test left behind (best effort), so one failure does not leak processes. */
-function cleanupGroup(pgid: number): void {
-  try {
-    process.kill(-pgid, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
 
 /** The same for one process that a failing test left behind, and its group. */
 function cleanupPid(pid: number): void {
   const pgid = Number(procStat(pid)?.[2] ?? 0);
-  if (pgid > 1 && pgid !== process.pid) cleanupGroup(pgid);
+  if (pgid > 1 && pgid !== process.pid) killGroup(pgid);
   try {
     process.kill(pid, "SIGKILL");
   } catch {
@@ -250,7 +195,7 @@ describe("run --no-tui: processes", () => {
         return true;
       } finally {
         live.stop();
-        if (pgid > 0) cleanupGroup(pgid);
+        if (pgid > 0) killGroup(pgid);
         if (pid > 0) cleanupPid(pid);
       }
     });
@@ -285,7 +230,7 @@ describe("run --no-tui: processes", () => {
       assert.ok(await goneWithin(() => groupRunning(pid)), `process group ${pid} still runs`);
     } finally {
       live.stop();
-      if (pid > 0) cleanupGroup(pid);
+      if (pid > 0) killGroup(pid);
     }
   });
 });
@@ -304,7 +249,7 @@ describe("run --no-tui: Ctrl-C after the deadline", () => {
       assert.ok(await goneWithin(() => groupRunning(pid)), `process group ${pid} still runs`);
     } finally {
       live.stop();
-      if (pid > 0) cleanupGroup(pid);
+      if (pid > 0) killGroup(pid);
     }
   });
 });
@@ -357,7 +302,7 @@ describe("run --no-tui: what section 2 refuses never runs (exit 3), what cannot 
 
   for (const key of [`${URI}/`, URI.replace("https:", "http:"), URI.toUpperCase(), URI.replace(/v1$/, "v2")]) {
     it(`an envelope under ${key} → exit 3 (envelope_key_mismatch), not an echo that succeeds`, async () => {
-      const params = envelopeParams({ working_dir: "ok" });
+      const params = envelopeParams("ok");
       const message = params.message as { metadata: Record<string, unknown> };
       message.metadata = { [key]: message.metadata[URI] };
       await refused(writeJson(params), "envelope_key_mismatch");
@@ -377,7 +322,7 @@ describe("run --no-tui: what section 2 refuses never runs (exit 3), what cannot 
     await refused(writeEnvelope({ working_dir: "ok" }, { text: Array(1001).fill("x") }), "too_many_parts");
   });
   it("an envelope hidden behind a second extension key → exit 3 (duplicate_key)", async () => {
-    const text = JSON.stringify(envelopeParams({ working_dir: "ok" })).replace(
+    const text = JSON.stringify(envelopeParams("ok")).replace(
       `"${URI}":`,
       `"${URI}":{"adapter":"sandbox-agent-runner","mode":"assess","command":[]},"${URI}":`,
     );

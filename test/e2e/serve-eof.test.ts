@@ -8,7 +8,7 @@ import { envelopeParams } from "../helpers/envelopes.js";
 import { pidRunning } from "../helpers/processes.js";
 
 const send = (id: number, workingDir: string, method = "message/stream") =>
-  `${JSON.stringify({ jsonrpc: "2.0", id, method, params: envelopeParams({ working_dir: `${FIXTURES}/${workingDir}`, timeout_seconds: 60 }) })}\n`;
+  `${JSON.stringify({ jsonrpc: "2.0", id, method, params: envelopeParams(`${FIXTURES}/${workingDir}`, { envelope: { timeout_seconds: 60 } }) })}\n`;
 
 describe("serve --stdio: stdin EOF while stdout is not read", () => {
   it("exits 0 within 5 s and leaves no runner behind, though its output pipe is full", async () => {

@@ -2,23 +2,13 @@
 // sections 4, 5.2 and 5.3).
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { after, before, describe, it } from "node:test";
-import Ajv2020 from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import {
-  ADAPTER_URI,
-  answerParams,
-  artifactText,
-  ended,
-  envelopeParams,
-  eventText,
-  HITL_URI,
-  type RpcBridge,
-  startBridge,
-  type TaskEvent,
-  type Wire,
-} from "../helpers/rpc-client.js";
+import { describe, it } from "node:test";
+import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
+import { type RpcBridge, suiteBridge } from "../helpers/bridge.js";
+import { answerParams, envelopeParams, textLineParams } from "../helpers/envelopes.js";
+import { promptEnvelopeProblems } from "../helpers/hitl-schema.js";
+import { allTasks } from "../helpers/list-pages.js";
+import { artifactText, ended, eventText, type TaskEvent, type Wire } from "../helpers/wire.js";
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
 const RESPONSE_SCHEMA = {
@@ -28,39 +18,9 @@ const RESPONSE_SCHEMA = {
   properties: { text: { type: "string", maxLength: 4096 } },
 };
 
-const envelopeSchema = JSON.parse(
-  readFileSync(new URL("../fixtures/hitl/envelope.schema.json", import.meta.url), "utf8"),
-) as object;
-const ajv = new Ajv2020.default({ allErrors: true, strict: false });
-addFormats.default(ajv);
-const compiledEnvelope = ajv.compile(envelopeSchema);
-/** Validates against hitl-prompt/v1's envelope.schema.json (a plain boolean: the value stays loosely typed). */
-const validateEnvelope = Object.assign((value: unknown): boolean => compiledEnvelope(value), {
-  get errors() {
-    return compiledEnvelope.errors;
-  },
-});
-
-/** Send params for a text-line command on `fixture`, with hitl-prompt/v1 activated unless told otherwise. */
-const textLine = (
-  fixture: string,
-  options: {
-    extensions?: string | string[];
-    configuration?: Record<string, unknown>;
-    contextId?: string;
-    envelope?: Record<string, unknown>;
-  } = {},
-) =>
-  envelopeParams(fixture, {
-    envelope: { input_mode: "text-line", ...options.envelope },
-    extensions: options.extensions ?? HITL_URI,
-    ...(options.configuration ? { configuration: options.configuration } : {}),
-    ...(options.contextId ? { contextId: options.contextId } : {}),
-  });
-
 const promptOf = (task: Wire) => task.status?.message?.metadata?.[HITL_URI];
 const taskIds = async (bridge: RpcBridge): Promise<string[]> =>
-  ((await bridge.call("tasks/list", {})).tasks as Wire[]).map((task) => task.id).sort();
+  (await allTasks(bridge)).map((task: Wire) => task.id).sort();
 const echoed = (task: Wire): string[] =>
   String(task.metadata?.["a2a-service-parameters"]?.["A2A-Extensions"] ?? "")
     .split(",")
@@ -77,42 +37,34 @@ function assertHitlError(error: Wire, code: -32010 | -32011, promptId: string, r
 }
 
 describe("serve --stdio: hitl-prompt/v1", () => {
-  let bridge: RpcBridge;
-
-  before(async () => {
-    bridge = startBridge({ args: ["--settle-ms", "100"] });
-    await bridge.ready();
-  });
-  after(async () => {
-    await bridge.close();
-  });
+  const suite = suiteBridge({ args: ["--settle-ms", "100"] });
 
   /** Starts `fixture` in text-line mode and waits (blocking send) for its prompt. */
   async function prompted(
     fixture = "ask",
     envelope: Record<string, unknown> = {},
   ): Promise<{ task: Wire; promptId: string }> {
-    const task = await bridge.call("message/send", textLine(fixture, { envelope }));
+    const task = await suite().call("message/send", textLineParams(fixture, { envelope }));
     assert.equal(task.status.state, "input-required", JSON.stringify(task.status));
     return { task, promptId: promptOf(task).prompt_id };
   }
 
   /** After a refused answer: the task still waits on the same prompt. */
   async function assertStillOpen(task: Wire, promptId: string, what: string): Promise<void> {
-    const still = await bridge.call("tasks/get", { id: task.id });
+    const still = await suite().call("tasks/get", { id: task.id });
     assert.equal(still.status.state, "input-required", `${what}: the prompt stays open`);
     assert.equal(promptOf(still).prompt_id, promptId);
   }
 
   /** Answers "y", which the answer delivers (the task is working again); returns the task once it has ended. */
   async function answerYes(task: Wire, promptId: string): Promise<Wire> {
-    const ok = await bridge.call("message/send", answerParams(task, promptId, { text: "y" }));
+    const ok = await suite().call("message/send", answerParams(task, promptId, { text: "y" }));
     assert.equal(ok.status.state, "working");
-    return bridge.waitTask(task.id, ended);
+    return suite().waitTask(task.id, ended);
   }
 
   it("a blocking send returns input-required with the prompt envelope; an answer resumes it to completion", async () => {
-    const task = await bridge.call("message/send", textLine("ask"));
+    const task = await suite().call("message/send", textLineParams("ask"));
     assert.equal(task.status.state, "input-required");
     assert.deepEqual(echoed(task), [HITL_URI.toLowerCase()], "the activated extension is echoed");
     const message = task.status.message;
@@ -120,7 +72,7 @@ describe("serve --stdio: hitl-prompt/v1", () => {
     assert.equal(message.role, "agent");
     assert.ok(message.extensions.includes(HITL_URI));
     const envelope = promptOf(task);
-    assert.ok(validateEnvelope(envelope), JSON.stringify(validateEnvelope.errors));
+    assert.deepEqual(promptEnvelopeProblems(envelope), []);
     assert.match(envelope.prompt_id, UUID_V4);
     assert.equal(envelope.prompt.trim(), "Continue? [y/N]");
     assert.equal(message.parts[0].kind, "text");
@@ -130,14 +82,14 @@ describe("serve --stdio: hitl-prompt/v1", () => {
     assert.equal(envelope.deadline, task.metadata[ADAPTER_URI].deadline, "the prompt's deadline is the command's");
     assert.ok(Date.parse(envelope.deadline) > Date.now());
     // The same prompt is served to a reader that asks again.
-    const again = await bridge.call("tasks/get", { id: task.id });
+    const again = await suite().call("tasks/get", { id: task.id });
     assert.equal(again.status.state, "input-required");
     assert.equal(promptOf(again).prompt_id, envelope.prompt_id);
 
-    const answered = await bridge.call("message/send", answerParams(task, envelope.prompt_id, { text: "y" }));
+    const answered = await suite().call("message/send", answerParams(task, envelope.prompt_id, { text: "y" }));
     assert.equal(answered.id, task.id);
     assert.equal(answered.status.state, "working");
-    const done = await bridge.waitTask(task.id, ended);
+    const done = await suite().waitTask(task.id, ended);
     assert.equal(done.status.state, "completed");
     assert.ok(artifactText(done, "stdout").includes("answer: y"), artifactText(done, "stdout"));
     assert.equal(done.metadata[ADAPTER_URI].exit_code, 0);
@@ -145,20 +97,20 @@ describe("serve --stdio: hitl-prompt/v1", () => {
 
   it("A2A-Extensions is comma-separated, trimmed and case-insensitive; only recognised URIs are echoed", async () => {
     const header = `  ${HITL_URI.toUpperCase()} ,https://example.com/extensions/other/v1 `;
-    const task = await bridge.call("message/send", textLine("ask", { extensions: header }));
+    const task = await suite().call("message/send", textLineParams("ask", { extensions: header }));
     assert.equal(task.status.state, "input-required");
     const list = echoed(task);
     assert.ok(list.includes(HITL_URI.toLowerCase()), JSON.stringify(list));
     assert.ok(!list.some((uri) => uri.includes("example.com")), JSON.stringify(list));
-    await bridge.call("tasks/cancel", { id: task.id });
+    await suite().call("tasks/cancel", { id: task.id });
   });
 
   it("text-line without hitl-prompt/v1 activated is -32602 `adapter-command/v1 rejected:` and creates no task", async () => {
-    const before = await taskIds(bridge);
+    const before = await taskIds(suite());
     for (const extensions of [[], ["https://example.com/extensions/other/v1"]]) {
       const params = envelopeParams("ask", { envelope: { input_mode: "text-line" } });
       if (extensions.length > 0) params.metadata = { "a2a-service-parameters": { "A2A-Extensions": extensions[0] } };
-      const error = await bridge.callError("message/send", params);
+      const error = await suite().callError("message/send", params);
       assert.equal(error.code, -32602);
       assert.ok(error.message.startsWith("adapter-command/v1 rejected:"), error.message);
       const errors = error.data.errors as Wire[];
@@ -167,31 +119,31 @@ describe("serve --stdio: hitl-prompt/v1", () => {
         JSON.stringify(errors),
       );
     }
-    assert.deepEqual(await taskIds(bridge), before);
+    assert.deepEqual(await taskIds(suite()), before);
   });
 
   it("without text-line, output is never a prompt (the command reads EOF)", async () => {
-    const task = await bridge.call("message/send", envelopeParams("ask", { extensions: HITL_URI }));
+    const task = await suite().call("message/send", envelopeParams("ask", { extensions: HITL_URI }));
     assert.equal(task.status.state, "failed");
     assert.ok(artifactText(task, "stdout").includes("no answer"), artifactText(task, "stdout"));
   });
 
   it("a second answer to the same prompt is -32010 unknown_or_answered; the next prompt gets a new id", async () => {
     const { task, promptId } = await prompted("ask-twice");
-    const first = await bridge.call("message/send", answerParams(task, promptId, { text: "a" }));
+    const first = await suite().call("message/send", answerParams(task, promptId, { text: "a" }));
     assert.equal(first.status.state, "working");
-    const second = await bridge.callError("message/send", answerParams(task, promptId, { text: "again" }));
+    const second = await suite().callError("message/send", answerParams(task, promptId, { text: "again" }));
     assertHitlError(second, -32010, promptId, "unknown_or_answered");
-    const next = await bridge.waitTask(task.id, (t) => t.status.state === "input-required" || ended(t));
+    const next = await suite().waitTask(task.id, (t) => t.status.state === "input-required" || ended(t));
     assert.equal(next.status.state, "input-required");
     const nextId = promptOf(next).prompt_id;
     assert.notEqual(nextId, promptId, "a new prompt_id for the next prompt");
     assert.equal(promptOf(next).prompt.trim(), "Second? (yes/no)");
     // The first prompt's id stays dead while the second is open.
-    const stale = await bridge.callError("message/send", answerParams(task, promptId, { text: "late" }));
+    const stale = await suite().callError("message/send", answerParams(task, promptId, { text: "late" }));
     assertHitlError(stale, -32010, promptId, "unknown_or_answered");
-    await bridge.call("message/send", answerParams(task, nextId, { text: "b" }));
-    const done = await bridge.waitTask(task.id, ended);
+    await suite().call("message/send", answerParams(task, nextId, { text: "b" }));
+    const done = await suite().waitTask(task.id, ended);
     assert.equal(done.status.state, "completed");
     assert.ok(artifactText(done, "stdout").includes("answers: a,b"), artifactText(done, "stdout"));
   });
@@ -202,8 +154,8 @@ describe("serve --stdio: hitl-prompt/v1", () => {
       { jsonrpc: "2.0", id: "race-1", method: "message/send", params: answerParams(task, promptId, { text: "y" }) },
       { jsonrpc: "2.0", id: "race-2", method: "message/send", params: answerParams(task, promptId, { text: "n" }) },
     ];
-    bridge.sendLine(JSON.stringify(answers));
-    const responses = (await bridge.nextRawResponse()) as Wire[];
+    suite().sendLine(JSON.stringify(answers));
+    const responses = (await suite().nextRawResponse()) as Wire[];
     assert.ok(Array.isArray(responses) && responses.length === 2, JSON.stringify(responses));
     const accepted = responses.filter((r) => r.result);
     const refused = responses.filter((r) => r.error);
@@ -211,7 +163,7 @@ describe("serve --stdio: hitl-prompt/v1", () => {
     assert.equal(refused.length, 1);
     assert.equal(accepted[0].result.status.state, "working");
     assertHitlError(refused[0].error, -32010, promptId, "unknown_or_answered");
-    const done = await bridge.waitTask(task.id, ended);
+    const done = await suite().waitTask(task.id, ended);
     const winner = accepted[0].id === "race-1" ? "y" : "n";
     assert.ok(artifactText(done, "stdout").includes(`answer: ${winner}`), artifactText(done, "stdout"));
     assert.ok(!artifactText(done, "stdout").includes(`answer: ${winner === "y" ? "n" : "y"}`));
@@ -219,28 +171,28 @@ describe("serve --stdio: hitl-prompt/v1", () => {
 
   it("an answer with the wrong contextId is -32010 context_mismatch and the prompt stays open", async () => {
     const { task, promptId } = await prompted("ask");
-    const error = await bridge.callError(
+    const error = await suite().callError(
       "message/send",
       answerParams(task, promptId, { text: "y" }, { contextId: randomUUID() }),
     );
     assertHitlError(error, -32010, promptId, "context_mismatch");
-    const still = await bridge.call("tasks/get", { id: task.id });
+    const still = await suite().call("tasks/get", { id: task.id });
     assert.equal(still.status.state, "input-required");
     assert.equal(promptOf(still).prompt_id, promptId);
     assert.equal(
-      (await bridge.call("message/send", answerParams(task, promptId, { text: "y" }))).status.state,
+      (await suite().call("message/send", answerParams(task, promptId, { text: "y" }))).status.state,
       "working",
     );
-    assert.equal((await bridge.waitTask(task.id, ended)).status.state, "completed");
+    assert.equal((await suite().waitTask(task.id, ended)).status.state, "completed");
   });
 
   it("an answer to an unknown prompt_id of a live task is -32010 unknown_or_answered", async () => {
     const { task, promptId } = await prompted("ask");
     const other = randomUUID();
-    const error = await bridge.callError("message/send", answerParams(task, other, { text: "y" }));
+    const error = await suite().callError("message/send", answerParams(task, other, { text: "y" }));
     assertHitlError(error, -32010, other, "unknown_or_answered");
-    assert.equal(promptOf(await bridge.call("tasks/get", { id: task.id })).prompt_id, promptId);
-    await bridge.call("tasks/cancel", { id: task.id });
+    assert.equal(promptOf(await suite().call("tasks/get", { id: task.id })).prompt_id, promptId);
+    await suite().call("tasks/cancel", { id: task.id });
   });
 
   it("an invalid payload is -32011 with validation_errors, the prompt stays open, a corrected answer succeeds", async () => {
@@ -255,7 +207,7 @@ describe("serve --stdio: hitl-prompt/v1", () => {
       ["a lone surrogate", { text: "y\uD800" }],
     ];
     for (const [what, payload] of invalid) {
-      const error = await bridge.callError("message/send", answerParams(task, promptId, payload));
+      const error = await suite().callError("message/send", answerParams(task, promptId, payload));
       assertHitlError(error, -32011, promptId);
       const errors = error.data?.validation_errors as Wire[];
       assert.ok(Array.isArray(errors) && errors.length > 0, `${what}: ${JSON.stringify(error.data)}`);
@@ -289,7 +241,7 @@ describe("serve --stdio: hitl-prompt/v1", () => {
         if (value === undefined) delete message[key];
         else message[key] = value;
       }
-      const error = await bridge.callError("message/send", params);
+      const error = await suite().callError("message/send", params);
       assert.equal(error.code, -32602, `${what}: ${JSON.stringify(error)}`);
       assert.deepEqual(
         ((error.data?.errors ?? []) as Wire[]).map((problem) => problem.path),
@@ -303,10 +255,27 @@ describe("serve --stdio: hitl-prompt/v1", () => {
     assert.equal(artifactText(done, "stdout"), "Continue? [y/N] answer: y\n", "only the good answer was delivered");
   });
 
+  it("an answer that is not a user message with parts is -32602; the prompt stays open", async () => {
+    const { task, promptId } = await prompted();
+    for (const [override, field] of [
+      [{ role: "agent" }, "/message/role"],
+      [{ parts: [] }, "/message/parts"],
+    ] as const) {
+      const params = answerParams(task, promptId, { text: "y" });
+      const message = { ...(params.message as object), ...override };
+      const error = await suite().callError("message/send", { message });
+      assert.equal(error.code, -32602, JSON.stringify(error));
+      assert.equal(error.data?.errors?.[0]?.path, field, JSON.stringify(error));
+    }
+    const still = await suite().call("tasks/get", { id: task.id });
+    assert.equal(promptOf(still).prompt_id, promptId);
+    await suite().call("tasks/cancel", { id: task.id });
+  });
+
   it("a malformed hitl_response_for is -32011 (checked before the task is looked up)", async () => {
     const task = { id: randomUUID(), contextId: randomUUID() };
     for (const responseFor of [{ prompt_id: randomUUID() }, { prompt_id: "not-a-uuid", payload: {} }, "y"]) {
-      const error = await bridge.callError("message/send", answerParams(task, "", {}, { responseFor }));
+      const error = await suite().callError("message/send", answerParams(task, "", {}, { responseFor }));
       assert.equal(error.code, -32011, JSON.stringify(error));
       assert.equal(error.data?.extension, HITL_URI);
       assert.ok(Array.isArray(error.data?.validation_errors) && error.data.validation_errors.length > 0);
@@ -314,74 +283,74 @@ describe("serve --stdio: hitl-prompt/v1", () => {
   });
 
   it("an answer to an unknown task (or without a taskId) is -32001", async () => {
-    const unknown = await bridge.callError(
+    const unknown = await suite().callError(
       "message/send",
       answerParams({ id: randomUUID(), contextId: randomUUID() }, randomUUID(), { text: "y" }),
     );
     assert.equal(unknown.code, -32001, JSON.stringify(unknown));
     const params = answerParams({ id: "x", contextId: randomUUID() }, randomUUID(), { text: "y" });
     delete (params.message as Record<string, unknown>).taskId;
-    const missing = await bridge.callError("message/send", params);
+    const missing = await suite().callError("message/send", params);
     assert.equal(missing.code, -32001, JSON.stringify(missing));
   });
 
   it("an answer to a task that has ended is -32010 no_live_binding", async () => {
     const { task, promptId } = await prompted("ask");
-    await bridge.call("tasks/cancel", { id: task.id });
-    const error = await bridge.callError("message/send", answerParams(task, promptId, { text: "y" }));
+    await suite().call("tasks/cancel", { id: task.id });
+    const error = await suite().callError("message/send", answerParams(task, promptId, { text: "y" }));
     assertHitlError(error, -32010, promptId, "no_live_binding");
   });
 
   it("an answer that cannot be delivered is -32010 delivery_failed, and the same prompt reopens", async () => {
     const { task, promptId } = await prompted("close-stdin");
-    const error = await bridge.callError("message/send", answerParams(task, promptId, { text: "y" }));
+    const error = await suite().callError("message/send", answerParams(task, promptId, { text: "y" }));
     assertHitlError(error, -32010, promptId, "delivery_failed");
-    const after = await bridge.call("tasks/get", { id: task.id });
+    const after = await suite().call("tasks/get", { id: task.id });
     assert.equal(after.status.state, "input-required", "reopened: the task did not change meanwhile");
     assert.equal(promptOf(after).prompt_id, promptId, "the same prompt");
-    await bridge.call("tasks/cancel", { id: task.id });
+    await suite().call("tasks/cancel", { id: task.id });
   });
 
   it("output after a prompt withdraws it: the task is working again and an answer to it is -32010", async () => {
-    const response = await bridge.callRaw("message/stream", textLine("ask-then-more"));
+    const response = await suite().callRaw("message/stream", textLineParams("ask-then-more"));
     const task = response.result;
-    const asked = await bridge.nextEvent(
+    const asked = await suite().nextEvent(
       task.id,
       (e) => e.kind === "status-update" && e.status.state === "input-required",
     );
     const promptId = asked.status.message.metadata[HITL_URI].prompt_id;
-    const withdrawn = await bridge.nextEvent(task.id, (e) => e.kind === "status-update");
+    const withdrawn = await suite().nextEvent(task.id, (e) => e.kind === "status-update");
     assert.equal(withdrawn.status.state, "working", "withdrawn when more output came");
-    const error = await bridge.callError("message/send", answerParams(task, promptId, { text: "y" }));
+    const error = await suite().callError("message/send", answerParams(task, promptId, { text: "y" }));
     assertHitlError(error, -32010, promptId, "unknown_or_answered");
-    const now = await bridge.call("tasks/get", { id: task.id });
+    const now = await suite().call("tasks/get", { id: task.id });
     assert.equal(now.status.state, "working");
     assert.ok(artifactText(now, "stdout").includes("more output"));
-    await bridge.call("tasks/cancel", { id: task.id });
+    await suite().call("tasks/cancel", { id: task.id });
   });
 
   it("an answer after the deadline (the command still dying) is -32010 deadline_passed", async () => {
     const { task, promptId } = await prompted("ask-ignore-term", { timeout_seconds: 2 });
     const deadline = Date.parse(promptOf(task).deadline);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, deadline - Date.now()) + 300));
-    const error = await bridge.callError("message/send", answerParams(task, promptId, { text: "y" }));
+    const error = await suite().callError("message/send", answerParams(task, promptId, { text: "y" }));
     assertHitlError(error, -32010, promptId, "deadline_passed");
-    const done = await bridge.waitTask(task.id, ended, 8000);
+    const done = await suite().waitTask(task.id, ended, 8000);
     assert.equal(done.status.state, "failed");
     assert.equal(done.status.fail_kind, "application");
     assert.equal(done.metadata[ADAPTER_URI].reason, "timeout");
   });
 
   it("message/stream shows the prompt as a non-final input-required status; the answer's events follow", async () => {
-    const response = await bridge.callRaw("message/stream", textLine("ask"));
+    const response = await suite().callRaw("message/stream", textLineParams("ask"));
     const task = response.result;
-    const asked = await bridge.nextEvent(task.id, (e) => e.kind === "status-update" && e.status.state !== "working");
+    const asked = await suite().nextEvent(task.id, (e) => e.kind === "status-update" && e.status.state !== "working");
     assert.equal(asked.status.state, "input-required");
     assert.equal(asked.final, false);
     const envelope = asked.status.message.metadata[HITL_URI];
-    assert.ok(validateEnvelope(envelope), JSON.stringify(validateEnvelope.errors));
-    await bridge.call("message/send", answerParams(task, envelope.prompt_id, { text: "y" }));
-    const rest = await bridge.eventsUntilFinal(task.id);
+    assert.deepEqual(promptEnvelopeProblems(envelope), []);
+    await suite().call("message/send", answerParams(task, envelope.prompt_id, { text: "y" }));
+    const rest = await suite().eventsUntilFinal(task.id);
     const states = rest.filter((e) => e.kind === "status-update").map((e) => e.status.state);
     assert.equal(states[0], "working", JSON.stringify(states));
     assert.equal(states.at(-1), "completed");
@@ -390,16 +359,16 @@ describe("serve --stdio: hitl-prompt/v1", () => {
 
   it("tasks/resubscribe replays the open prompt (same prompt_id), then the task's events", async () => {
     const { task, promptId } = await prompted("ask");
-    const replay = await bridge.call("tasks/resubscribe", { id: task.id });
+    const replay = await suite().call("tasks/resubscribe", { id: task.id });
     assert.equal(replay.status.state, "input-required");
     assert.equal(promptOf(replay).prompt_id, promptId);
     assert.deepEqual(promptOf(replay).response_schema, RESPONSE_SCHEMA);
-    await bridge.call("message/send", answerParams(task, promptId, { text: "y" }));
-    const events: TaskEvent[] = await bridge.eventsUntilFinal(task.id);
+    await suite().call("message/send", answerParams(task, promptId, { text: "y" }));
+    const events: TaskEvent[] = await suite().eventsUntilFinal(task.id);
     assert.equal((events.at(-1) as TaskEvent).status.state, "completed");
   });
 
   it("every stdout line was JSON-RPC 2.0", () => {
-    assert.deepEqual(bridge.protocolProblems, []);
+    assert.deepEqual(suite().protocolProblems, []);
   });
 });

@@ -2,14 +2,10 @@
 // limits (the same analysis as validate and run), and a send request whose params repeat a key.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import {
-  ADAPTER_URI,
-  echoParams,
-  envelopeParams,
-  type RpcBridge,
-  startBridge,
-  type Wire,
-} from "../helpers/rpc-client.js";
+import { ADAPTER_URI } from "../../src/core/uris.js";
+import { type RpcBridge, startBridge } from "../helpers/bridge.js";
+import { echoParams, envelopeParams } from "../helpers/envelopes.js";
+import type { Wire } from "../helpers/wire.js";
 
 const URI_TOKEN = ADAPTER_URI.replaceAll("/", "~1");
 

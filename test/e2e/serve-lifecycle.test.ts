@@ -5,26 +5,20 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, afterEach, describe, it } from "node:test";
-import { runCli } from "../helpers/cli.js";
-import { killToolAndWatchdog, procStat } from "../helpers/processes.js";
+import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
+import { type RpcBridge, startBridge } from "../helpers/bridge.js";
+import { runCli, sleep } from "../helpers/cli.js";
+import { answerParams, echoParams, envelopeParams } from "../helpers/envelopes.js";
+import { startWithPid } from "../helpers/fixture-output.js";
 import {
-  ADAPTER_URI,
-  answerParams,
-  artifactText,
-  echoParams,
-  envelopeParams,
   groupGoneWithin,
   groupRunning,
-  HITL_URI,
   killGroup,
-  type RpcBridge,
+  killToolAndWatchdog,
+  procStat,
   rssKiB,
-  sleep,
-  startBridge,
-  startWithPid,
-  type TaskEvent,
-  type Wire,
-} from "../helpers/rpc-client.js";
+} from "../helpers/processes.js";
+import { artifactText, type TaskEvent, type Wire } from "../helpers/wire.js";
 
 const tempDirs: string[] = [];
 function tempDir(name: string): string {

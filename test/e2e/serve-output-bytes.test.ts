@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { BINARY_STDOUT_BYTES, binaryFixtureBytes } from "../helpers/binary-output.js";
-import { artifactText, envelopeParams, type RpcBridge, startBridge, type Wire } from "../helpers/rpc-client.js";
+import { type RpcBridge, startBridge } from "../helpers/bridge.js";
+import { envelopeParams } from "../helpers/envelopes.js";
+import { artifactText, type Wire } from "../helpers/wire.js";
 
 const artifactMeta = (task: Wire, stream: "stdout" | "stderr") =>
   (task.artifacts as Wire[]).find((artifact) => artifact.artifactId === stream)?.metadata;

@@ -3,8 +3,11 @@
 // input-required; real prompts do, with the line the terminal shows.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { HITL_URI } from "../../src/core/uris.js";
+import { type RpcBridge, startBridge } from "../helpers/bridge.js";
+import { envelopeParams } from "../helpers/envelopes.js";
 import { NOT_PROMPTS, REAL_PROMPTS } from "../helpers/prompt-corpus.js";
-import { artifactText, envelopeParams, HITL_URI, type RpcBridge, startBridge } from "../helpers/rpc-client.js";
+import { artifactText } from "../helpers/wire.js";
 
 /** A text-line task on `say`: it writes `output`, then stays quiet for `quietMs`. */
 const say = (output: string, quietMs: number) =>

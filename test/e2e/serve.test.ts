@@ -3,40 +3,25 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import {
-  ADAPTER_URI,
-  artifactText,
-  echoParams,
-  ended,
-  envelopeParams,
-  eventText,
-  groupGoneWithin,
-  HITL_URI,
-  killGroup,
-  notJsonRpc,
-  type RpcBridge,
-  startBridge,
-  type TaskEvent,
-  type Wire,
-} from "../helpers/rpc-client.js";
+import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
+import { type RpcBridge, startBridge } from "../helpers/bridge.js";
+import { echoParams, envelopeParams } from "../helpers/envelopes.js";
+import { payload } from "../helpers/fixture-output.js";
+import { notJsonRpc } from "../helpers/jsonrpc-lines.js";
+import { allTasks } from "../helpers/list-pages.js";
+import { groupGoneWithin, killGroup } from "../helpers/processes.js";
+import { artifactText, ended, eventText, type TaskEvent, type Wire } from "../helpers/wire.js";
 
 const SEED = "serve-e2e-7";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** The `payload` fixture's output for a seed, computed as the runner does. */
-function payload(kind: "line" | "err", size: number, seed = SEED): string {
-  let text = "";
-  for (let i = 0; text.length < size; i++) text += `seed-${seed}-${kind}-${i}\n`;
-  return Buffer.from(text.slice(0, size), "utf8").toString("utf8");
-}
 
 const interleaveOut = Array.from({ length: 200 }, (_, i) => `out ${i + 1}\n`).join("");
 const interleaveErr = Array.from({ length: 200 }, (_, i) => `err ${i + 1}\n`).join("");
 
 const adapterMeta = (task: Wire) => task.metadata?.[ADAPTER_URI];
 const taskIds = async (bridge: RpcBridge): Promise<string[]> =>
-  ((await bridge.call("tasks/list", {})).tasks as Wire[]).map((task) => task.id).sort();
+  (await allTasks(bridge)).map((task: Wire) => task.id).sort();
 
 /** Checks the A2A 0.3 shape of a task on the wire (CONTRACT section 5.4). */
 function assertTaskShape(task: Wire): void {
@@ -407,8 +392,8 @@ describe("serve --stdio: methods", () => {
     const err = eventText(events, "stderr");
     assert.equal(Buffer.byteLength(out), 65536);
     assert.equal(Buffer.byteLength(err), 16384);
-    assert.equal(out, payload("line", 65536));
-    assert.equal(err, payload("err", 16384));
+    assert.equal(out, payload("line", 65536, SEED));
+    assert.equal(err, payload("err", 16384, SEED));
     // And the task record agrees.
     const got = await bridge.call("tasks/get", { id: task.id });
     assert.equal(artifactText(got, "stdout"), out);

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { FIXTURES, sleep } from "../helpers/cli.js";
-import { commandFor, DEFAULT_REQUEST, writeEnvelope, writeJson } from "../helpers/envelopes.js";
+import { commandFor, REQUEST, writeEnvelope, writeJson } from "../helpers/envelopes.js";
 import { pidRunning, procStat } from "../helpers/processes.js";
 import { HAS_TMUX, Tmux } from "../helpers/tmux.js";
 
@@ -121,7 +121,7 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
         mode: "plan",
         working_dir: "hang",
         timeout_seconds: 30,
-        command: commandFor(DEFAULT_REQUEST),
+        command: commandFor(REQUEST),
       },
       "tui-hang",
     );

@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { ADAPTER_URI as URI } from "../../src/core/uris.js";
 import { EXAMPLES, ROOT, runCli, startCli } from "../helpers/cli.js";
 import { envelopeOfFile } from "../helpers/examples.js";
 
-const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
 const ESCAPED_URI = "https:~1~1agentic-sandbox.aiwg.io~1extensions~1adapter-command~1v1";
 const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
 

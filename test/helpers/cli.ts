@@ -57,16 +57,6 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   });
 }
 
-/** True while any process of the group `pgid` is alive. */
-export function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The tool started in the background, its output collected as it comes. */

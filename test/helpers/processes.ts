@@ -1,5 +1,13 @@
-// Processes as /proc tells them; a zombie counts as ended.
+// Processes as /proc tells them; a zombie counts as ended. Where /proc is missing, `kill(pid, 0)` stands in.
 import { readdirSync, readFileSync } from "node:fs";
+
+export const HAS_PROC = (() => {
+  try {
+    return readdirSync("/proc").includes("self");
+  } catch {
+    return false;
+  }
+})();
 
 /**
  * Fields of /proc/<pid>/stat after the command name (0: state, 1: ppid, 2: pgrp), or undefined when there is no
@@ -15,10 +23,85 @@ export function procStat(pid: number | string): string[] | undefined {
   }
 }
 
+const gone = (state: string | undefined) => state === undefined || state === "Z" || state === "X";
+
+/** True when a signal 0 reaches `target` (a pid, or a group as -pgid). */
+function signalReaches(target: number): boolean {
+  try {
+    process.kill(target, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True while `kill(-pgid, 0)` reaches a process of the group (zombies count as alive). */
+export const groupAlive = (pgid: number) => signalReaches(-pgid);
+
 /** True while the process runs (not gone, not a zombie). */
 export function pidRunning(pid: number | string): boolean {
-  const state = procStat(pid)?.[0];
-  return state !== undefined && state !== "Z" && state !== "X";
+  if (!HAS_PROC) return signalReaches(Number(pid));
+  return !gone(procStat(pid)?.[0]);
+}
+
+/** The pids of /proc, each with its stat fields. */
+function* allProcesses(): Generator<{ pid: number; stat: string[] }> {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = procStat(entry);
+    if (stat) yield { pid: Number(entry), stat };
+  }
+}
+
+/** True while any process of group `pgid` runs (zombies count as gone). */
+export function groupRunning(pgid: number): boolean {
+  if (!HAS_PROC) return signalReaches(-pgid);
+  for (const { stat } of allProcesses()) if (Number(stat[2]) === pgid && !gone(stat[0])) return true;
+  return false;
+}
+
+/** Polls `alive` for up to `ms`; true when it turned false. */
+export async function goneWithin(alive: () => boolean, ms = 2000): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (!alive()) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Polls until the group is gone; true when it went within `ms`. */
+export const groupGoneWithin = (pgid: number, ms: number) => goneWithin(() => groupRunning(pgid), ms);
+
+/** Best-effort SIGKILL of a group a failed test may have left behind. */
+export function killGroup(pgid: number): void {
+  try {
+    process.kill(-pgid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
+
+/** Live children of a process. */
+export function childrenOf(pid: number): number[] {
+  return [...allProcesses()]
+    .filter(({ pid: child, stat }) => stat[1] === String(pid) && pidRunning(child))
+    .map((p) => p.pid);
+}
+
+/** Live processes whose command line contains `needle`. */
+export function processesWith(needle: string): Array<{ pid: number; cmdline: string }> {
+  const found: Array<{ pid: number; cmdline: string }> = [];
+  for (const { pid } of allProcesses()) {
+    let cmdline: string;
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\u0000", " ");
+    } catch {
+      continue;
+    }
+    if (cmdline.includes(needle) && pidRunning(pid)) found.push({ pid, cmdline });
+  }
+  return found;
 }
 
 /** Resident set size of a process in bytes (VmRSS), or undefined where it can't be read. */
@@ -32,7 +115,7 @@ export function rssOf(pid: number): number | undefined {
 }
 
 /** The live processes whose parent is `pid`, with their command lines, read from /proc. */
-export function childrenOf(pid: number): Array<{ pid: number; cmdline: string }> {
+export function childProcessesOf(pid: number): Array<{ pid: number; cmdline: string }> {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -56,14 +139,14 @@ export function childrenOf(pid: number): Array<{ pid: number; cmdline: string }>
 
 /** The live children of a tool that are runners: all but its containment watchdog. */
 export function runnersOf(pid: number): number[] {
-  return childrenOf(pid)
+  return childProcessesOf(pid)
     .filter((child) => !child.cmdline.includes("watchdog-main"))
     .map((child) => child.pid);
 }
 
 /** The containment watchdog (src/core/containment/watchdog-main) that the tool `pid` started, if one runs. */
 export function watchdogOf(pid: number): number | undefined {
-  return childrenOf(pid).find((child) => child.cmdline.includes("watchdog-main"))?.pid;
+  return childProcessesOf(pid).find((child) => child.cmdline.includes("watchdog-main"))?.pid;
 }
 
 /**
@@ -101,4 +184,12 @@ export function killPids(pids: number[]): void {
       // gone
     }
   }
+}
+
+export const MiB = 1024 * 1024;
+
+/** VmRSS of a process in KiB; undefined where it can't be read. */
+export function rssKiB(pid: number): number | undefined {
+  const bytes = rssOf(pid);
+  return bytes === undefined ? undefined : bytes / 1024;
 }

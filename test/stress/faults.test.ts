@@ -5,43 +5,46 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeF
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { FIXTURES, groupAlive, runCli } from "../helpers/cli.js";
-import { ADAPTER, artifactText, Bridge, envelopeParams, pidRunning, type Wire } from "./helpers.js";
+import { ADAPTER_URI as ADAPTER } from "../../src/core/uris.js";
+import { RpcBridge } from "../helpers/bridge.js";
+import { FIXTURES, runCli } from "../helpers/cli.js";
+import { envelopeParams } from "../helpers/envelopes.js";
+import { groupAlive, pidRunning } from "../helpers/processes.js";
+import { artifactText, type Wire } from "../helpers/wire.js";
 
 const IS_ROOT = process.getuid?.() === 0;
 const temp = mkdtempSync(join(tmpdir(), "adapter-command-faults-"));
 process.once("exit", () => rmSync(temp, { recursive: true, force: true }));
 
 /** A text that matches in an artifact-update of a task, once it arrives. */
-async function outputMatching(bridge: Bridge, taskId: string, pattern: RegExp): Promise<RegExpExecArray> {
-  const event = await bridge.waitFor(
-    (m) =>
-      m?.method === "tasks/event" &&
-      m.params?.taskId === taskId &&
-      m.params.kind === "artifact-update" &&
-      pattern.test(m.params.artifact.parts.map((p: Wire) => p.text).join("")),
-    `output matching ${pattern} from ${taskId}`,
-  );
-  return pattern.exec(event.params.artifact.parts.map((p: Wire) => p.text).join("")) as RegExpExecArray;
+async function outputMatching(bridge: RpcBridge, taskId: string, pattern: RegExp): Promise<RegExpExecArray> {
+  const text = (event: Wire) => event.artifact.parts.map((p: Wire) => p.text).join("");
+  const event = await bridge.nextEvent(taskId, (e) => e.kind === "artifact-update" && pattern.test(text(e)), 30_000);
+  return pattern.exec(text(event)) as RegExpExecArray;
 }
 
-async function stream(bridge: Bridge, params: unknown): Promise<Wire> {
+/** The final status-update of a task. */
+async function finalEvent(bridge: RpcBridge, taskId: string): Promise<Wire> {
+  return (await bridge.eventsUntilFinal(taskId, 30_000)).at(-1);
+}
+
+async function stream(bridge: RpcBridge, params: unknown): Promise<Wire> {
   return bridge.call("message/stream", params);
 }
 
 describe("faults: a runner that dies or misbehaves", () => {
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
-    bridge = new Bridge();
+    bridge = new RpcBridge();
   });
   after(() => bridge.kill());
 
   it("killed by SIGKILL from outside → failed, application, signal SIGKILL", async () => {
-    const task = await stream(bridge, envelopeParams("pid-hang"));
+    const task = await stream(bridge, envelopeParams("pid-hang", { envelope: { timeout_seconds: 60 } }));
     const pid = Number((await outputMatching(bridge, task.id, /pid (\d+)/))[1]);
     assert.ok(pid > 0 && pidRunning(pid));
     process.kill(pid, "SIGKILL");
-    const final = await bridge.finalEvent(task.id);
+    const final = await finalEvent(bridge, task.id);
     assert.equal(final.status.state, "failed");
     assert.equal(final.status.fail_kind, "application");
     const got = await bridge.call("tasks/get", { id: task.id });
@@ -65,19 +68,19 @@ describe("faults: a runner that dies or misbehaves", () => {
   it("the bridge still serves afterwards", async () => {
     const card = await bridge.call("agent/getCard");
     assert.equal(card.capabilities.streaming, true);
-    assert.deepEqual(bridge.garbage, []);
+    assert.deepEqual(bridge.protocolProblems, []);
     assert.deepEqual(await bridge.close(), { code: 0, signal: null });
   });
 });
 
 describe("faults: the working directory removed mid-run", () => {
   const workspace = join(temp, "workspace");
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
     mkdirSync(workspace, { recursive: true });
     for (const fixture of ["chatty", "read-late"])
       cpSync(join(FIXTURES, fixture), join(workspace, fixture), { recursive: true });
-    bridge = new Bridge({ workspace });
+    bridge = new RpcBridge({ workspace });
   });
   after(() => bridge.kill());
 
@@ -95,7 +98,7 @@ describe("faults: the working directory removed mid-run", () => {
     const task = await stream(bridge, envelopeParams("chatty"));
     await outputMatching(bridge, task.id, /tick 1\n/);
     rmSync(join(workspace, "chatty"), { recursive: true, force: true });
-    const final = await bridge.finalEvent(task.id);
+    const final = await finalEvent(bridge, task.id);
     const got = await bridge.call("tasks/get", { id: task.id });
     assertTruthful(got);
     assert.equal(final.status.state, "completed");
@@ -106,7 +109,7 @@ describe("faults: the working directory removed mid-run", () => {
     const task = await stream(bridge, envelopeParams("read-late"));
     await outputMatching(bridge, task.id, /started/);
     rmSync(join(workspace, "read-late"), { recursive: true, force: true });
-    await bridge.finalEvent(task.id);
+    await finalEvent(bridge, task.id);
     const got = await bridge.call("tasks/get", { id: task.id });
     assertTruthful(got);
     assert.equal(got.metadata[ADAPTER].exit_code, 2);
@@ -165,9 +168,9 @@ describe("faults: --state-dir that cannot be used", () => {
 describe("faults: journal writes that start failing mid-run", () => {
   const stateDir = join(temp, "state");
   const journal = join(stateDir, "tasks.ndjson");
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
-    bridge = new Bridge({ args: ["--state-dir", stateDir] });
+    bridge = new RpcBridge({ args: ["--state-dir", stateDir] });
   });
   after(() => bridge.kill());
 
@@ -200,7 +203,7 @@ describe("faults: journal writes that start failing mid-run", () => {
     skip: IS_ROOT && "as root, chmod does not stop writes (the directory swap above covers it)",
   }, async () => {
     const dir = join(temp, "state-ro");
-    const ro = new Bridge({ args: ["--state-dir", dir] });
+    const ro = new RpcBridge({ args: ["--state-dir", dir] });
     try {
       const first = await ro.call("message/send", envelopeParams("ok"));
       assert.equal(first.status.state, "completed");

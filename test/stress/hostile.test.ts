@@ -5,8 +5,11 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { ADAPTER_URI as ADAPTER, HITL_URI as HITL } from "../../src/core/uris.js";
+import { RpcBridge } from "../helpers/bridge.js";
 import { FIXTURES } from "../helpers/cli.js";
-import { ADAPTER, artifactText, Bridge, envelopeParams, HITL, RUNNER, type Wire } from "./helpers.js";
+import { envelopeParams, RUNNER } from "../helpers/envelopes.js";
+import { artifactText, type Wire } from "../helpers/wire.js";
 
 const temp = mkdtempSync(join(tmpdir(), "adapter-command-hostile-"));
 process.once("exit", () => rmSync(temp, { recursive: true, force: true }));
@@ -17,11 +20,11 @@ const DIR_NAME = "dir ;$(touch PWNED)`touch PWNED`&|'\"";
 
 describe("hostile input: shell metacharacters reach the runner literally", () => {
   const workspace = join(temp, "workspace");
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
     mkdirSync(workspace);
     cpSync(join(FIXTURES, "env"), join(workspace, DIR_NAME), { recursive: true });
-    bridge = new Bridge({ workspace });
+    bridge = new RpcBridge({ workspace });
   });
   after(() => bridge.kill());
 
@@ -30,7 +33,7 @@ describe("hostile input: shell metacharacters reach the runner literally", () =>
     writeFileSync(join(workspace, DIR_NAME, request), "{}\n");
     const params = envelopeParams(DIR_NAME, {
       text: SHELLISH,
-      fields: { command: ["node", RUNNER, "--request", request] },
+      envelope: { command: ["node", RUNNER, "--request", request] },
     });
     const task: Wire = await bridge.call("message/send", params);
     assert.equal(task.status.state, "completed", JSON.stringify(task.status));
@@ -56,7 +59,7 @@ describe("hostile input: shell metacharacters reach the runner literally", () =>
       ],
     ];
     for (const command of tries) {
-      const response = await bridge.request("message/send", envelopeParams(DIR_NAME, { fields: { command } }));
+      const response = await bridge.callRaw("message/send", envelopeParams(DIR_NAME, { envelope: { command } }));
       assert.equal(response.error?.code, -32602, JSON.stringify(response));
       assert.match(response.error.message, /^adapter-command\/v1 rejected:/);
     }
@@ -74,12 +77,12 @@ describe("hostile PATH: the command's node is the tool's own (process.execPath),
   const bin = join(temp, "bin");
   const marker = join(temp, "fake-node-ran");
   const path = `${bin}:${process.env.PATH ?? ""}`;
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
     mkdirSync(bin);
     writeFileSync(join(bin, "node"), `#!/bin/sh\ntouch '${marker}'\nexit 1\n`);
     chmodSync(join(bin, "node"), 0o755);
-    bridge = new Bridge({ env: { PATH: path } });
+    bridge = new RpcBridge({ env: { PATH: path } });
   });
   after(() => bridge.kill());
 
@@ -94,14 +97,14 @@ describe("hostile PATH: the command's node is the tool's own (process.execPath),
 });
 
 describe("hostile output: escapes and fake protocol lines from the runner", () => {
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
-    bridge = new Bridge();
+    bridge = new RpcBridge();
   });
   after(() => bridge.kill());
 
   it("the prompt is raised with its escapes stripped; the fake lines stay in the artifacts, never on the protocol", async () => {
-    const params = envelopeParams("hostile-output", { fields: { input_mode: "text-line" }, hitl: true });
+    const params = envelopeParams("hostile-output", { envelope: { input_mode: "text-line" }, extensions: HITL });
     const task: Wire = await bridge.call("message/send", params);
     assert.equal(task.status.state, "input-required", JSON.stringify(task.status));
     const envelope = task.status.message.metadata[HITL];
@@ -111,7 +114,7 @@ describe("hostile output: escapes and fake protocol lines from the runner", () =
     assert.ok(artifactText(task, "stdout").includes("\u001b]0;owned\u0007"));
     assert.ok(artifactText(task, "stdout").startsWith('{"jsonrpc":"2.0","id":1'));
 
-    const answer = await bridge.request("message/send", {
+    const answer = await bridge.callRaw("message/send", {
       message: {
         kind: "message",
         messageId: "a-1",
@@ -133,14 +136,8 @@ describe("hostile output: escapes and fake protocol lines from the runner", () =
     assert.equal(done.metadata[ADAPTER].exit_code, 0);
 
     // Every protocol line is the bridge's: responses to our ids, or tasks/event notifications; never the fake one.
-    assert.deepEqual(bridge.garbage, []);
-    for (const message of bridge.messages) {
-      assert.equal(message.jsonrpc, "2.0");
-      assert.ok(
-        message.method === "tasks/event" || String(message.id).startsWith("r-"),
-        JSON.stringify(message).slice(0, 200),
-      );
-    }
+    assert.deepEqual(bridge.protocolProblems, []);
+    assert.deepEqual(bridge.pendingRawResponses(), [], "no response to an id we did not send");
     assert.deepEqual(await bridge.close(), { code: 0, signal: null });
   });
 });

@@ -5,9 +5,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { ADAPTER_URI } from "../../src/core/uris.js";
+import { RpcBridge } from "../helpers/bridge.js";
 import { sleep } from "../helpers/cli.js";
-import { killToolAndWatchdog } from "../helpers/processes.js";
-import { Bridge, envelopeParams, HAS_PROC, pidRunning, procStat, type Wire } from "./helpers.js";
+import { envelopeParams } from "../helpers/envelopes.js";
+import { HAS_PROC, killToolAndWatchdog, pidRunning, procStat } from "../helpers/processes.js";
+import type { Wire } from "../helpers/wire.js";
 
 const temp = mkdtempSync(join(tmpdir(), "adapter-command-leftovers-"));
 process.once("exit", () => rmSync(temp, { recursive: true, force: true }));
@@ -24,9 +27,12 @@ after(() => {
 
 /** Starts pid-hang on a bridge with `stateDir`, waits until it is journaled with its pid, then SIGKILLs the bridge and its watchdog. */
 async function crashWithRunner(stateDir: string): Promise<{ taskId: string; pid: number }> {
-  const bridge = new Bridge({ args: ["--state-dir", stateDir] });
+  const bridge = new RpcBridge({ args: ["--state-dir", stateDir] });
   try {
-    const task = await bridge.call("message/send", envelopeParams("pid-hang", { blocking: false }));
+    const task = await bridge.call(
+      "message/send",
+      envelopeParams("pid-hang", { envelope: { timeout_seconds: 60 }, configuration: { blocking: false } }),
+    );
     let pid = 0;
     for (let i = 0; i < 200 && pid === 0; i++) {
       const got: Wire = await bridge.call("tasks/get", { id: task.id });
@@ -43,7 +49,7 @@ async function crashWithRunner(stateDir: string): Promise<{ taskId: string; pid:
     assert.match(readFileSync(journal, "utf8"), /"pidStart"/, "the journal holds the leader's start time");
     // Lost together with its watchdog, which would otherwise end the runner at once (CONTRACT 3.2).
     killToolAndWatchdog(bridge.pid);
-    await bridge.exited;
+    await bridge.waitExit();
     return { taskId: task.id, pid };
   } finally {
     bridge.kill();
@@ -55,7 +61,7 @@ describe("leftover groups after a crash", { skip: !HAS_PROC && "needs /proc (pro
     const stateDir = join(temp, "same");
     const { taskId, pid } = await crashWithRunner(stateDir);
     assert.ok(pidRunning(pid), "the runner outlived the crashed bridge and watchdog (its own process group)");
-    const bridge = new Bridge({ args: ["--state-dir", stateDir] });
+    const bridge = new RpcBridge({ args: ["--state-dir", stateDir] });
     try {
       const task = await bridge.call("tasks/get", { id: taskId });
       assert.equal(task.status.state, "failed");
@@ -78,15 +84,12 @@ describe("leftover groups after a crash", { skip: !HAS_PROC && "needs /proc (pro
     const text = readFileSync(journal, "utf8");
     writeFileSync(journal, text.replaceAll(`"pidStart":"${realStart}"`, `"pidStart":"${Number(realStart) - 1}"`));
     assert.notEqual(readFileSync(journal, "utf8"), text, "the journal's start time was changed");
-    const bridge = new Bridge({ args: ["--state-dir", stateDir] });
+    const bridge = new RpcBridge({ args: ["--state-dir", stateDir] });
     try {
       const task = await bridge.call("tasks/get", { id: taskId });
       assert.equal(task.status.state, "failed");
       assert.equal(task.status.fail_kind, "infrastructure");
-      assert.equal(
-        task.metadata["https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1"].reason,
-        "runtime_restarted",
-      );
+      assert.equal(task.metadata[ADAPTER_URI].reason, "runtime_restarted");
       await sleep(300);
       assert.ok(pidRunning(pid), "a process that is not the one started was not killed");
       assert.deepEqual(await bridge.close(), { code: 0, signal: null });

@@ -2,8 +2,10 @@
 // tasks, and a task record that keeps a bounded part of a large output and counts what it dropped.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type RpcBridge, startBridge } from "../helpers/rpc-client.js";
-import { artifactText, Bridge, envelopeParams, MiB, rssOf, type Wire } from "./helpers.js";
+import { RpcBridge, startBridge } from "../helpers/bridge.js";
+import { envelopeParams } from "../helpers/envelopes.js";
+import { MiB, rssOf } from "../helpers/processes.js";
+import { artifactText, type Wire } from "../helpers/wire.js";
 
 /** A getCard request padded to exactly `bytes` bytes of JSON. */
 function paddedRequest(id: string, bytes: number): string {
@@ -19,60 +21,62 @@ function paddedRequest(id: string, bytes: number): string {
 }
 
 describe("limits: request lines at the default 1 MiB", () => {
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
-    bridge = new Bridge();
+    bridge = new RpcBridge();
   });
   after(() => bridge.kill());
 
   it("a line of exactly 1 MiB is served; 1 MiB + 1 byte is -32600, discarded; then requests still work", async () => {
-    bridge.write(`${paddedRequest("at-limit", MiB)}\n`);
-    const served = await bridge.response("at-limit");
+    bridge.sendLine(paddedRequest("at-limit", MiB));
+    const served = await bridge.responseTo("at-limit", 30_000);
     assert.equal(served.result?.capabilities?.streaming, true, JSON.stringify(served).slice(0, 300));
 
-    const before = bridge.messages.length;
-    bridge.write(`${paddedRequest("over-limit", MiB + 1)}\r\n`);
-    const refused = await bridge.waitFor(() => true, "the answer to the oversized line", 30_000, before);
+    const before = bridge.lineCount;
+    bridge.sendLine(paddedRequest("over-limit", MiB + 1), "\r\n");
+    const refused = await bridge.nextRawResponse(30_000);
     assert.equal(refused.error?.code, -32600);
-    assert.equal(refused.id, null);
+    // CONTRACT 5.1: the id is read from the line's start when it is there.
+    assert.equal(refused.id, "over-limit");
     // Over the limit by far, written in pieces: one answer, and nothing of it is parsed as a request.
     const huge = paddedRequest("huge", 5 * MiB);
-    for (let at = 0; at < huge.length; at += 64 * 1024) bridge.write(huge.slice(at, at + 64 * 1024));
-    bridge.write("\n");
+    for (let at = 0; at < huge.length; at += 64 * 1024) bridge.sendBytes(huge.slice(at, at + 64 * 1024));
+    bridge.sendBytes("\n");
     const card = await bridge.call("agent/getCard");
     assert.equal(card.capabilities.streaming, true);
-    const answers = bridge.messages.slice(before);
-    assert.equal(answers.length, 3, JSON.stringify(answers.map((a: Wire) => a.error ?? a.id)));
-    assert.equal(answers[1].error?.code, -32600);
-    assert.ok(!answers.some((a: Wire) => a.id === "huge" || a.id === "over-limit"));
+    const second = bridge.pendingRawResponses();
+    assert.equal(bridge.lineCount - before, 3, JSON.stringify(second.map((a: Wire) => a.error ?? a.id)));
+    assert.equal(second.length, 1);
+    assert.equal(second[0].error?.code, -32600);
+    assert.equal(second[0].id, "huge");
+    assert.ok(![refused, ...second].some((a: Wire) => a.result !== undefined), "no oversized line is served");
     assert.deepEqual(await bridge.close(), { code: 0, signal: null });
   });
 });
 
 describe("limits: the queue of waiting tasks (1000)", () => {
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
-    bridge = new Bridge({ args: ["--max-concurrent", "1"] });
+    bridge = new RpcBridge({ args: ["--max-concurrent", "1"] });
   });
   after(() => bridge.kill());
 
   it("one running and 1000 waiting in submitted: the next is refused with an error saying so; shutdown is clean", async () => {
     const sends = Array.from({ length: 1002 }, () =>
-      bridge.request("message/send", envelopeParams("hang", { blocking: false }), 60_000),
+      bridge.callRaw("message/send", envelopeParams("hang", { configuration: { blocking: false } }), 60_000),
     );
     const responses = await Promise.all(sends);
     const accepted = responses.filter((r) => r.result !== undefined);
     const refused = responses.filter((r) => r.error !== undefined);
     assert.equal(accepted.length, 1001, JSON.stringify(refused.slice(0, 3)));
     assert.equal(refused.length, 1);
-    assert.match(refused[0].error.message, /too many tasks waiting/);
-    assert.equal(refused[0].error.code, -32000);
-    assert.match(refused[0].error.message, /^server busy: /);
-    assert.equal(refused[0].error.data?.reason, "queue_full");
-    const list = await bridge.call("tasks/list");
-    const states = list.tasks.map((t: Wire) => t.status.state);
-    assert.equal(states.filter((s: string) => s === "working").length, 1);
-    assert.equal(states.filter((s: string) => s === "submitted").length, 1000);
+    assert.match(String(refused[0]?.error?.message), /too many tasks waiting/);
+    assert.equal(refused[0]?.error?.code, -32000);
+    assert.match(String(refused[0]?.error?.message), /^server busy: /);
+    assert.equal(refused[0]?.error?.data?.reason, "queue_full");
+    // tasks/list pages (CONTRACT 7.4): totalSize counts every match of the filter.
+    assert.equal((await bridge.call("tasks/list", { status: "working" })).totalSize, 1);
+    assert.equal((await bridge.call("tasks/list", { status: "submitted" })).totalSize, 1000);
     const started = Date.now();
     assert.deepEqual(await bridge.close(), { code: 0, signal: null });
     assert.ok(Date.now() - started < 5000, "exit within 5 s");
@@ -80,10 +84,10 @@ describe("limits: the queue of waiting tasks (1000)", () => {
 });
 
 describe("limits: a task's output record (8 MiB)", () => {
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
     // `big` writes FIXTURE_BYTES of multi-byte UTF-8 (the bridge's environment reaches the runner).
-    bridge = new Bridge({ env: { FIXTURE_BYTES: String(24 * MiB) } });
+    bridge = new RpcBridge({ env: { FIXTURE_BYTES: String(24 * MiB) } });
   });
   after(() => bridge.kill());
 
@@ -134,5 +138,64 @@ describe("limits: a burst of requests with large answers", () => {
       ids.add(response.id);
     }
     assert.equal(ids.size, 100);
+  });
+});
+
+describe("limits: one batch of 300 large answers", () => {
+  /** Ids of the batch's entries that carry the task, found in stdout as it streams by (the line is 2.4 GB). */
+  const answered = new Set<string>();
+  let taskId = "";
+  let tail = "";
+  let bridge: RpcBridge;
+  before(() => {
+    // The record keeps up to half its limit in whole chunks from the start: 32 MiB keeps all 8 MiB of stdout.
+    bridge = startBridge({
+      args: ["--max-output-bytes", String(32 * MiB)],
+      env: { FIXTURE_BYTES: String(8 * MiB) },
+      tap: (chunk) => {
+        if (!taskId) return;
+        const text = tail + chunk.toString("latin1");
+        const entry = new RegExp(`"id":"(get-\\d+)","result":\\{"kind":"task","id":"${taskId}"`, "g");
+        for (const match of text.matchAll(entry)) answered.add(match[1] as string);
+        tail = text.slice(-200);
+      },
+    });
+  });
+  after(() => bridge.close());
+
+  it("300 tasks/get of an 8 MiB task in one batch: every entry answered, written entry by entry, RSS under 400 MiB", async (t) => {
+    const task = await bridge.call("message/send", envelopeParams("big"), 120_000);
+    assert.equal(task.status.state, "completed", JSON.stringify(task.status));
+    assert.deepEqual(task.artifacts[0].metadata, { total_bytes: 8 * MiB, dropped_bytes: 0 });
+    taskId = task.id;
+    const batch = Array.from({ length: 300 }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: `get-${i}`,
+      method: "tasks/get",
+      params: { id: task.id, historyLength: 0 },
+    }));
+    let peak = 0;
+    const sample = setInterval(() => {
+      peak = Math.max(peak, rssOf(bridge.pid) ?? 0);
+    }, 50);
+    try {
+      // First with stdout unread for a while, then read as fast as it comes.
+      bridge.pause();
+      bridge.sendLine(JSON.stringify(batch));
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      bridge.resume();
+      const card = await bridge.call("agent/getCard", undefined, 300_000);
+      assert.equal(card.capabilities.streaming, true, "the bridge answers after the batch");
+    } finally {
+      clearInterval(sample);
+    }
+    assert.equal(answered.size, 300, `entries answered: ${answered.size}`);
+    // The batch's answer is one line far longer than the reader keeps: that, and nothing else, is reported.
+    assert.equal(bridge.protocolProblems.length, 1, JSON.stringify(bridge.protocolProblems));
+    assert.match(bridge.protocolProblems[0] as string, /a stdout line of \d+ bytes/);
+    const bytes = Number(/of (\d+) bytes/.exec(bridge.protocolProblems[0] as string)?.[1]);
+    assert.ok(bytes > 300 * 8 * MiB, `the answer holds every entry (${bytes} bytes)`);
+    t.diagnostic(`bridge RSS peaked at ${Math.round(peak / MiB)} MiB for ${Math.round(bytes / MiB)} MiB of answer`);
+    assert.ok(peak > 0 && peak < 400 * MiB, `bridge RSS peaked at ${Math.round(peak / MiB)} MiB`);
   });
 });

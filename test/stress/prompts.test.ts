@@ -2,15 +2,18 @@
 // settle window (CONTRACT section 4), however the settle timer and the wall clock happen to line up.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { artifactText, Bridge, envelopeParams, HITL, type Wire } from "./helpers.js";
+import { HITL_URI as HITL } from "../../src/core/uris.js";
+import { RpcBridge } from "../helpers/bridge.js";
+import { envelopeParams } from "../helpers/envelopes.js";
+import { artifactText, type Wire } from "../helpers/wire.js";
 
 const PROMPTS = 100;
 const CONCURRENT = 16;
 
 describe("prompts: 100 text-line prompts through one bridge", () => {
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
-    bridge = new Bridge({ args: ["--max-concurrent", String(CONCURRENT)] });
+    bridge = new RpcBridge({ args: ["--max-concurrent", String(CONCURRENT)] });
   });
   after(() => bridge.kill());
 
@@ -21,8 +24,8 @@ describe("prompts: 100 text-line prompts through one bridge", () => {
       Array.from({ length: PROMPTS }, async (_, i) => {
         // A 5 s deadline: a prompt that is never raised ends the blocking send as failed (timeout).
         const params = envelopeParams("ask-slow", {
-          fields: { input_mode: "text-line", timeout_seconds: 5 },
-          hitl: true,
+          envelope: { input_mode: "text-line", timeout_seconds: 5 },
+          extensions: HITL,
         });
         const task: Wire = await bridge.call("message/send", params, 60_000);
         if (task.status.state !== "input-required") {
@@ -33,7 +36,7 @@ describe("prompts: 100 text-line prompts through one bridge", () => {
         }
         const promptId = task.status.message.metadata[HITL].prompt_id;
         const text = `answer-${i}`;
-        const answered = await bridge.request("message/send", {
+        const answered = await bridge.callRaw("message/send", {
           message: {
             kind: "message",
             messageId: `a-${i}`,

@@ -2,8 +2,11 @@
 // prompt atomically; a second or concurrent answer gets -32010). In one batch, and as 50 lines written at once.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { HITL_URI as HITL } from "../../src/core/uris.js";
+import { RpcBridge } from "../helpers/bridge.js";
 import { sleep } from "../helpers/cli.js";
-import { artifactText, Bridge, envelopeParams, HITL, type Wire } from "./helpers.js";
+import { envelopeParams } from "../helpers/envelopes.js";
+import { artifactText, type Wire } from "../helpers/wire.js";
 
 const ANSWERS = 50;
 const SERVICE = { "a2a-service-parameters": { "A2A-Extensions": HITL } };
@@ -61,14 +64,14 @@ function exactlyOneAccepted(responses: Wire[], prompt: Prompt): Wire {
 }
 
 describe("race: 50 concurrent answers to one prompt", () => {
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
-    bridge = new Bridge();
+    bridge = new RpcBridge();
   });
   after(() => bridge.kill());
 
   const openPrompt = async (fixture: string): Promise<Prompt> => {
-    const params = envelopeParams(fixture, { fields: { input_mode: "text-line" }, hitl: true });
+    const params = envelopeParams(fixture, { envelope: { input_mode: "text-line" }, extensions: HITL });
     return promptOf(await bridge.call("message/send", params));
   };
 
@@ -98,9 +101,9 @@ describe("race: 50 concurrent answers to one prompt", () => {
   /** 50 answers with distinct texts in one batch line; resolves with the accepted one's text. */
   const raceBatch = async (prompt: Prompt, tag: string): Promise<string> => {
     const requests = Array.from({ length: ANSWERS }, (_, i) => answer(`${tag}-${i}`, prompt, `${tag}-${i}`));
-    const before = bridge.messages.length;
-    bridge.send(requests);
-    const batch = await bridge.waitFor((m) => Array.isArray(m), "the batch answer", 30_000, before);
+    bridge.sendLine(JSON.stringify(requests));
+    const batch = await bridge.nextRawResponse(30_000);
+    assert.ok(Array.isArray(batch), "the batch is answered with an array");
     const winner = exactlyOneAccepted(batch, prompt);
     assert.deepEqual(batch.map((r: Wire) => r.id).sort(), requests.map((r) => r.id).sort(), "one answer per request");
     return String(winner.id);
@@ -109,8 +112,8 @@ describe("race: 50 concurrent answers to one prompt", () => {
   /** 50 answers with distinct texts, one line each, written with a single write. */
   const raceLines = async (prompt: Prompt, tag: string): Promise<string> => {
     const requests = Array.from({ length: ANSWERS }, (_, i) => answer(`${tag}-${i}`, prompt, `${tag}-${i}`));
-    bridge.write(requests.map((r) => `${JSON.stringify(r)}\n`).join(""));
-    const responses = await Promise.all(requests.map((r) => bridge.response(r.id)));
+    bridge.sendBytes(requests.map((r) => `${JSON.stringify(r)}\n`).join(""));
+    const responses = await Promise.all(requests.map((r) => bridge.responseTo(r.id, 30_000)));
     return String(exactlyOneAccepted(responses, prompt).id);
   };
 
@@ -146,7 +149,7 @@ describe("race: 50 concurrent answers to one prompt", () => {
   it("the bridge still serves, wrote protocol lines only, and exits 0", async () => {
     const card = await bridge.call("agent/getCard");
     assert.equal(card.capabilities.streaming, true);
-    assert.deepEqual(bridge.garbage, []);
+    assert.deepEqual(bridge.protocolProblems, []);
     assert.deepEqual(await bridge.close(), { code: 0, signal: null });
   });
 });

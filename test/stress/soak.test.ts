@@ -4,20 +4,14 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { ADAPTER_URI as ADAPTER } from "../../src/core/uris.js";
+import { RpcBridge } from "../helpers/bridge.js";
 import { FIXTURES, sleep } from "../helpers/cli.js";
-import {
-  ADAPTER,
-  artifactText,
-  Bridge,
-  envelopeParams,
-  HAS_PROC,
-  MiB,
-  payloadFor,
-  processesWith,
-  rssOf,
-  runnersOf,
-  type Wire,
-} from "./helpers.js";
+import { envelopeParams } from "../helpers/envelopes.js";
+import { payloadFor } from "../helpers/fixture-output.js";
+import { allTasks } from "../helpers/list-pages.js";
+import { HAS_PROC, MiB, processesWith, rssOf, runnersOf } from "../helpers/processes.js";
+import { artifactText, type Wire } from "../helpers/wire.js";
 
 const TASKS = 500;
 const CONCURRENT = 16;
@@ -27,9 +21,9 @@ const RUNNER_DIR = join(FIXTURES, "payload-msg");
 const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
 describe("soak: 500 tasks through one bridge", { skip: !HAS_PROC && "needs /proc (RSS and process checks)" }, () => {
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
-    bridge = new Bridge({ args: ["--max-concurrent", String(CONCURRENT)] });
+    bridge = new RpcBridge({ args: ["--max-concurrent", String(CONCURRENT)] });
   });
   after(() => bridge.kill());
 
@@ -57,7 +51,7 @@ describe("soak: 500 tasks through one bridge", { skip: !HAS_PROC && "needs /proc
     const failures: string[] = [];
     const check = async (index: number) => {
       const text = messages[index] as string;
-      const sent: Wire = await bridge.request("message/send", envelopeParams("payload-msg", { text }), 300_000);
+      const sent: Wire = await bridge.callRaw("message/send", envelopeParams("payload-msg", { text }), 300_000);
       if (sent.error) {
         failures.push(`task ${index}: message/send failed: ${JSON.stringify(sent.error)}`);
         return;
@@ -117,10 +111,10 @@ describe("soak: 500 tasks through one bridge", { skip: !HAS_PROC && "needs /proc
       `RSS ${((rssEnd as number) / MiB).toFixed(1)} MiB at the end, ${((rssWarm as number) / MiB).toFixed(1)} MiB after ${WARM_UP} tasks (bound ${(bound / MiB).toFixed(1)} MiB)`,
     );
 
-    const list = await bridge.call("tasks/list");
-    assert.equal(list.tasks.length, TASKS);
-    assert.ok(list.tasks.every((t: Wire) => t.status.state === "completed"));
-    assert.deepEqual(bridge.garbage, [], "stdout carries protocol lines only");
+    const listed = await allTasks(bridge);
+    assert.equal(listed.length, TASKS);
+    assert.ok(listed.every((t: Wire) => t.status.state === "completed"));
+    assert.deepEqual(bridge.protocolProblems, [], "stdout carries protocol lines only");
 
     const exit = await bridge.close();
     assert.deepEqual(exit, { code: 0, signal: null }, bridge.stderr.slice(-2000));

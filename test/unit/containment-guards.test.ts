@@ -36,10 +36,10 @@ function dispatcherWith(guard: Guard): Dispatcher {
 /** Runs a stray-* fixture to its end; the runner's pid and its children's, and the task at its end. */
 async function runStray(dispatcher: Dispatcher, stray: Stray, end: End): Promise<{ task: TaskView; pids: number[] }> {
   const analysis = analyzeInput(
-    envelopeParams(
-      { working_dir: `stray-${stray}`, timeout_seconds: end === "timeout" ? 2 : 30 },
-      { text: end === "exit" ? "exit" : "run on" },
-    ),
+    envelopeParams(`stray-${stray}`, {
+      envelope: { timeout_seconds: end === "timeout" ? 2 : 30 },
+      text: end === "exit" ? "exit" : "run on",
+    }),
   );
   let id = "";
   let text = "";

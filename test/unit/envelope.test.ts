@@ -3,28 +3,17 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type Analysis, analyzeInput, type Message, messageText, parseJsonText } from "../../src/core/envelope.js";
 import type { Problem } from "../../src/core/problems.js";
+import { ADAPTER_URI as URI } from "../../src/core/uris.js";
+import { envelope, REQUEST, RUNNER, withRequest } from "../helpers/envelopes.js";
 
-const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
 const ESCAPED_URI = "https:~1~1agentic-sandbox.aiwg.io~1extensions~1adapter-command~1v1";
-const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
 const RUNS = ".aiwg/ops/runs/";
 const ADAPTERS = ".aiwg/ops/adapters/sandbox-agent-runner/";
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 
 type Json = Record<string, unknown>;
 
-const envelope = (over: Json = {}): Json => ({
-  adapter: "sandbox-agent-runner",
-  mode: "plan",
-  command: ["node", RUNNER, "--request", `${RUNS}a.json`],
-  ...over,
-});
-const withRequest = (request: unknown): Json => envelope({ command: ["node", RUNNER, "--request", request] });
-const without = (key: string): Json => {
-  const copy = envelope();
-  delete copy[key];
-  return copy;
-};
+const without = (key: string): Json => envelope({ [key]: undefined });
 const textPart = (text: string) => ({ kind: "text", text });
 const message = (metadata?: Json, parts: unknown[] = [textPart("hello")]): Json => ({
   kind: "message",
@@ -133,7 +122,7 @@ const TABLE: Field[] = [
       {
         name: "the four allowlisted strings",
         envelope: envelope(),
-        expect: { command: ["node", RUNNER, "--request", `${RUNS}a.json`] },
+        expect: { command: ["node", RUNNER, "--request", REQUEST] },
       },
     ],
     fail: [

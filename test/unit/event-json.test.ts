@@ -4,6 +4,8 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { eventOf, type WireEvent } from "../../src/a2a/v0_3/codec.js";
 import { eventJson, jsonString, notificationJson } from "../../src/a2a/v0_3/event-json.js";
+import { type StreamResponse1, streamResponseOf } from "../../src/a2a/v1_0/codec.js";
+import { streamResponseJson } from "../../src/a2a/v1_0/event-json.js";
 import { output, taskView } from "../helpers/events.js";
 
 /** Any UTF-16 text, lone surrogates included (a string of random code units). */
@@ -86,5 +88,34 @@ describe("eventJson and notificationJson", () => {
       eventOf({ type: "status", task: taskView({ state: "working" }) }),
     ] as WireEvent[];
     for (const event of events) assert.equal(eventJson(event), JSON.stringify(event));
+  });
+});
+
+describe("streamResponseJson (1.0)", () => {
+  it("writes what JSON.stringify writes for any artifactUpdate (property)", () => {
+    // Keys in the codec's order, which the encoder writes.
+    const v1 = artifactUpdate.map(
+      ({ taskId, contextId, artifact, append, lastChunk }): StreamResponse1 => ({
+        artifactUpdate: {
+          taskId,
+          contextId,
+          artifact: { ...artifact, parts: artifact.parts.map(({ text }, seq) => ({ text, metadata: { seq } })) },
+          append,
+          lastChunk,
+        },
+      }),
+    );
+    fc.assert(
+      fc.property(v1, (response) => streamResponseJson(response) === JSON.stringify(response)),
+      { numRuns: 2000 },
+    );
+  });
+  it("writes what JSON.stringify writes for the StreamResponses the codec makes", () => {
+    const responses = [
+      streamResponseOf(output('first "chunk"\n', "stdout", true)),
+      streamResponseOf(output("next\tchunk\r\n", "stderr")),
+      streamResponseOf({ type: "status", task: taskView({ state: "completed", exitCode: 0 }) }),
+    ] as StreamResponse1[];
+    for (const response of responses) assert.equal(streamResponseJson(response), JSON.stringify(response));
   });
 });

@@ -3,8 +3,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
+import { ADAPTER_URI } from "../../src/core/uris.js";
 import { type Frame, LineSplitter } from "../../src/io/line-splitter.js";
-import { ADAPTER as ADAPTER_URI, Bridge, type Wire } from "../stress/helpers.js";
+import { RpcBridge } from "../helpers/bridge.js";
+import type { Wire } from "../helpers/wire.js";
 
 const OPTIONS = { includeErrorInReport: true } as const;
 
@@ -316,9 +318,9 @@ const line: fc.Arbitrary<{ kind: string; bytes: Buffer }> = fc.oneof(
 
 describe("serve --stdio: random and broken lines, each answered with exactly one error", () => {
   const seed = Number(process.env.FC_SEED ?? Math.floor(Math.random() * 2 ** 31));
-  let bridge: Bridge;
+  let bridge: RpcBridge;
   before(() => {
-    bridge = new Bridge();
+    bridge = new RpcBridge();
   });
   after(() => bridge.kill());
 
@@ -333,10 +335,9 @@ describe("serve --stdio: random and broken lines, each answered with exactly one
 
     for (const [index, { kind, bytes: body, expected }] of lines.entries()) {
       assert.ok(!body.includes(0x0a));
-      const before = bridge.messages.length;
-      bridge.write(Buffer.concat([body, Buffer.from("\n")]));
+      bridge.sendLine(body);
       const what = `line ${index} (${kind}, seed ${seed}): ${JSON.stringify(body.toString("utf8")).slice(0, 300)}`;
-      const answer: Wire = await bridge.waitFor(() => true, `the answer to ${what}`, 10_000, before);
+      const answer: Wire = await bridge.nextRawResponse(10_000).catch((error) => assert.fail(`${what}: ${error}`));
       const context = `${what}\nanswer: ${JSON.stringify(answer).slice(0, 600)}`;
       if (Array.isArray(expected)) {
         assert.ok(Array.isArray(answer), `expected a batch answer to ${context}`);
@@ -360,7 +361,8 @@ describe("serve --stdio: random and broken lines, each answered with exactly one
     const card = await bridge.call("agent/getCard");
     assert.equal(card.capabilities.streaming, true);
     // Exactly one answer a line: nothing came after the last one but the card.
-    assert.equal(bridge.messages.length, lines.length + 1, "one answer a line, then the card");
+    assert.deepEqual(bridge.pendingRawResponses(), []);
+    assert.equal(bridge.lineCount, lines.length + 1, "one answer a line, then the card");
   });
 
   it("the same kind of lines written all at once: one answer each (as a multiset), then the bridge still serves", async () => {
@@ -368,19 +370,14 @@ describe("serve --stdio: random and broken lines, each answered with exactly one
       .sample(line, { numRuns: 320, seed: seed + 1 })
       .map((l) => ({ ...l, expected: expectLine(l.bytes) }))
       .filter((l) => l.expected !== undefined);
-    const before = bridge.messages.length;
-    bridge.write(Buffer.concat(lines.flatMap((l) => [l.bytes, Buffer.from("\n")])));
+    const before = bridge.lineCount;
+    bridge.sendBytes(Buffer.concat(lines.flatMap((l) => [l.bytes, Buffer.from("\n")])));
     const key = (answer: Expected | Expected[]) => JSON.stringify(answer);
     const expected = lines.map((l) => key(l.expected as Expected | Expected[])).sort();
-    await bridge.waitFor(
-      () => bridge.messages.length - before >= lines.length,
-      `${lines.length} answers`,
-      20_000,
-      before,
-    );
+    const answers: Wire[] = [];
+    for (let i = 0; i < lines.length; i++) answers.push(await bridge.nextRawResponse(20_000));
     const card = await bridge.call("agent/getCard");
     assert.equal(card.capabilities.streaming, true);
-    const answers = bridge.messages.slice(before, before + lines.length);
     const got = answers
       .map((a: Wire) =>
         key(
@@ -391,12 +388,13 @@ describe("serve --stdio: random and broken lines, each answered with exactly one
       )
       .sort();
     assert.deepEqual(got, expected, `seed ${seed + 1}`);
-    assert.equal(bridge.messages.length, before + lines.length + 1, "one answer a line, then the card");
-    assert.deepEqual(bridge.garbage, [], "stdout carries protocol lines only");
+    assert.deepEqual(bridge.pendingRawResponses(), []);
+    assert.equal(bridge.lineCount, before + lines.length + 1, "one answer a line, then the card");
+    assert.deepEqual(bridge.protocolProblems, [], "stdout carries protocol lines only");
     // No bad request created a task.
     const list = await bridge.call("tasks/list");
     assert.deepEqual(list.tasks, []);
-    assert.ok(!bridge.messages.some((m) => m?.method === "tasks/event"));
+    assert.equal(bridge.lineCount, before + lines.length + 2, "and no tasks/event");
     const exit = await bridge.close();
     assert.deepEqual(exit, { code: 0, signal: null }, bridge.stderr);
   });

@@ -10,11 +10,11 @@ import { analyzeInput } from "../../src/core/envelope.js";
 import { nearMissPattern } from "../../src/core/envelope-key.js";
 import { envelopeJsonSchema, inputJsonSchema } from "../../src/core/json-schema.js";
 import type { Problem } from "../../src/core/problems.js";
+import { ADAPTER_URI as URI } from "../../src/core/uris.js";
 import { EXAMPLES, ROOT } from "../helpers/cli.js";
+import { envelope, RUNNER, withRequest } from "../helpers/envelopes.js";
 import { envelopeOfFile } from "../helpers/examples.js";
 
-const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
-const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
 const RUNS = ".aiwg/ops/runs/";
 
 type Json = Record<string, unknown>;
@@ -33,14 +33,6 @@ function compile() {
   const ajv = new Ajv2020({ allErrors: true });
   return ajv.compile(envelopeJsonSchema());
 }
-
-const envelope = (over: Json = {}): Json => ({
-  adapter: "sandbox-agent-runner",
-  mode: "plan",
-  command: ["node", RUNNER, "--request", `${RUNS}a.json`],
-  ...over,
-});
-const withRequest = (request: unknown): Json => envelope({ command: ["node", RUNNER, "--request", request] });
 
 describe("envelopeJsonSchema", () => {
   it("is a draft 2020-12 object schema with an $id", () => {

@@ -15,7 +15,7 @@ describe("message/stream as a notification", () => {
     process.env.FIXTURE_BYTES = String(32 * 1024 * 1024);
     const dispatcher = new Dispatcher({ workspace: FIXTURES, outputLimitBytes: 1024 * 1024 });
     const server = createMethods({ service: new A2aService(dispatcher), version: "0", log: () => {} });
-    const params = envelopeParams({ working_dir: "flood" });
+    const params = envelopeParams("flood");
     const response = await server.receive({ jsonrpc: "2.0", method: "message/stream", params }, { notification: true });
     assert.equal(response, null);
     const [task] = dispatcher.list();

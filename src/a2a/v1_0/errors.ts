@@ -1,8 +1,10 @@
 // The one table from core errors to A2A 1.0 errors (CONTRACT 7.5, 8.3): JSON-RPC `data` as typed google.rpc details,
 // and the HTTP status and google.rpc.Status of the REST binding.
 import type { CoreError, CoreErrorCode } from "../../core/errors.js";
+import type { TaskState } from "../../core/task.js";
 import { HITL_URI } from "../../core/uris.js";
 import { A2A_CODES, type RpcError } from "../rpc-codes.js";
+import { STATE_NAMES } from "./codec.js";
 
 export const A2A_DOMAIN = "a2a-protocol.org";
 export const OUR_DOMAIN = "agentic-sandbox.aiwg.io";
@@ -80,7 +82,7 @@ function detailsOf(error: CoreError, entry: Row): Detail[] {
     if (data.reason) metadata.reason = data.reason;
   } else if (data.reason) metadata.reason = data.reason;
   if (data.task_id) metadata.taskId = data.task_id;
-  if (data.state) metadata.state = data.state;
+  if (data.state) metadata.state = STATE_NAMES[data.state as TaskState] ?? data.state;
   if (data.version) metadata.version = data.version;
   const details: Detail[] = [{ "@type": ERROR_INFO, reason: entry.reason, domain: entry.domain, metadata }];
   const violations = [

@@ -1,0 +1,43 @@
+// One stdio binding: the transport on a pair of streams, the connection that answers its frames, and the methods of
+// both A2A families over the service (docs/architecture.md). `serve --stdio` opens one on the process's stdin and
+// stdout; tests open one on in-memory streams.
+import type { Readable, Writable } from "node:stream";
+import type { A2aService } from "../a2a/service.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
+import { createMethods } from "../jsonrpc/methods.js";
+import { StdioConnection } from "./connection.js";
+import { StdioTransport } from "./transport.js";
+
+export interface BindingOptions {
+  input: Readable;
+  output: Writable;
+  service: A2aService;
+  /** The package's version, for the agent card. */
+  version: string;
+  maxLineBytes?: number;
+  log(line: string): void;
+  /** The input ended (`why` undefined) or failed. */
+  onClose(why: string | undefined): void;
+}
+
+export interface StdioBinding {
+  transport: StdioTransport;
+  connection: StdioConnection;
+}
+
+export function openStdioBinding(options: BindingOptions): StdioBinding {
+  const { service, log } = options;
+  const server = createMethods({ service, version: options.version, log });
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  let connection!: StdioConnection;
+  const transport = new StdioTransport({
+    input: options.input,
+    output: options.output,
+    maxLineBytes,
+    throttle: service.dispatcher,
+    onFrame: (frame) => void connection.handle(frame),
+    onClose: options.onClose,
+  });
+  connection = new StdioConnection(server, transport, { maxLineBytes, log });
+  return { transport, connection };
+}
