@@ -1,8 +1,18 @@
 // The task record's states and the one table that says which moves are legal.
 export const TASK_STATES = ["submitted", "working", "input-required", "completed", "failed", "canceled"] as const;
 export type TaskState = (typeof TASK_STATES)[number];
-export type FailKind = "application" | "infrastructure";
-export type EndReason = "timeout" | "canceled" | "runtime_restarted" | "exit" | "signal" | "spawn_failed" | "shutdown";
+export const FAIL_KINDS = ["application", "infrastructure"] as const;
+export type FailKind = (typeof FAIL_KINDS)[number];
+export const END_REASONS = [
+  "timeout",
+  "canceled",
+  "runtime_restarted",
+  "exit",
+  "signal",
+  "spawn_failed",
+  "shutdown",
+] as const;
+export type EndReason = (typeof END_REASONS)[number];
 
 const TRANSITIONS: Record<TaskState, readonly TaskState[]> = {
   submitted: ["working", "failed", "canceled"],

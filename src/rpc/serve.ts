@@ -3,12 +3,13 @@ import { resolve } from "node:path";
 import type { JSONRPCResponse } from "json-rpc-2.0";
 import { notificationJson } from "../a2a/event-json.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
-import { JournalStore } from "../core/journal.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
+import type { TaskStore } from "../core/store.js";
 import { FlowControl } from "../io/backpressure.js";
 import type { Io } from "../io/io.js";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "../io/line-splitter.js";
 import { Outbox } from "../io/outbox.js";
+import { openStateStore } from "../store/open.js";
 import { RPC } from "./errors.js";
 import { createMethods, type RequestContext } from "./methods.js";
 
@@ -47,19 +48,14 @@ function notARequest(value: unknown): string | undefined {
 export async function serveStdio(options: ServeOptions, io: Io): Promise<number> {
   const log = (line: string) => io.stderr.write(`adapter-command serve: ${line}\n`);
   const outputLimit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
-  let store: JournalStore | undefined;
+  let store: TaskStore | undefined;
   if (options.stateDir) {
-    try {
-      store = new JournalStore(resolve(options.stateDir), outputLimit);
-      const { restored, interrupted } = store.recover(new Date());
-      if (restored > 0)
-        log(`restored ${restored} task(s) from ${options.stateDir}; ${interrupted} had not ended and are failed`);
-      store.onWriteError = (error) =>
-        log(`cannot write the journal in ${options.stateDir} (${error.message}); tasks are kept in memory only`);
-    } catch (error) {
-      log(`cannot use --state-dir ${options.stateDir}: ${(error as Error).message}`);
-      return 2;
+    const opened = await openStateStore(options.stateDir, { outputLimit, log });
+    if (!opened.ok) {
+      log(opened.message);
+      return opened.exitCode;
     }
+    store = opened.store;
   }
   const dispatcher = new Dispatcher({
     workspace: resolve(options.workspace),
@@ -209,6 +205,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     limit,
   ]);
   dispatcher.killAll();
+  store?.close?.();
   process.off("SIGTERM", onSignal);
   process.off("SIGINT", onSignal);
   io.stdin.destroy();

@@ -1,0 +1,329 @@
+// The --state-dir store: task rows and output chunks in SQLite (CONTRACT 5.5). Tasks that run are kept in memory as
+// live records and written through: their row at every change, their output in batches, so a crash loses at most
+// the last batch. Ended tasks live in the database only and are read back (and checked) when asked for.
+import type { Database, Statement } from "better-sqlite3";
+import { type ListPage, type ListQuery, mergePages } from "../core/list-query.js";
+import type { OutputChunk, StreamName } from "../core/output-log.js";
+import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, type TaskStore } from "../core/store.js";
+import { isTerminal } from "../core/task.js";
+import type { TaskRecord } from "../core/task-record.js";
+import { describeDbError } from "./db-errors.js";
+import { MemoryStore } from "./memory.js";
+import { PageQueries } from "./page-queries.js";
+import { type ChunkRow, checkChunkRow, checkTaskRow, detailOf, recordOfRow, type TaskRow } from "./rows.js";
+
+export interface SqliteStoreOptions {
+  /** Output a task record keeps, both streams together. */
+  outputLimit: number;
+  keptEnded?: number;
+  /** Bytes kept by ended tasks together: their output and their rows (message, envelope...). */
+  keptEndedBytes?: number;
+  /** A busy stream's output waits at most this long before it is written. */
+  flushMs?: number;
+  /** ...or until this many chunks have come in. */
+  flushChunks?: number;
+  /** Warnings: a row skipped, a write that failed. */
+  warn: (line: string) => void;
+  /** Called once the database is closed. */
+  onClose?: () => void;
+  /** Ids of rows of the wrong shape, found at open: skipped from then on. */
+  skipped?: Iterable<string>;
+}
+
+const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
+export const FLUSH_MS = 100;
+export const FLUSH_CHUNKS = 1000;
+
+/** A task that has not ended, and how far its output is in the database. */
+interface Live {
+  record: TaskRecord;
+  /** Its row's key, once written. */
+  n: number | undefined;
+  /** Per stream, the highest seq written. */
+  written: Record<StreamName, number>;
+  /** Per stream, the upper end of the dropped range already deleted. */
+  deletedBefore: Record<StreamName, number>;
+}
+
+export class SqliteStore implements TaskStore {
+  private readonly live = new Map<string, Live>();
+  /** Live tasks with output not yet written. */
+  private readonly dirty = new Set<Live>();
+  private unflushedChunks = 0;
+  private lastFlush = Number.NEGATIVE_INFINITY;
+  private timer: NodeJS.Timeout | undefined;
+  private endedSeq: number;
+  /** Ids the database must not answer for: rows of the wrong shape, and tasks kept in memory after a failed write. */
+  private readonly hidden = new Set<string>();
+  /** Set once a write has failed: from then on changes are kept here, in memory. */
+  private fallback: MemoryStore | undefined;
+  private closed = false;
+  private readonly keptEnded: number;
+  private readonly keptEndedBytes: number;
+  private readonly flushMs: number;
+  private readonly flushChunks: number;
+  private readonly outputLimit: number;
+  private readonly warn: (line: string) => void;
+  private readonly onClose: () => void;
+  private readonly pages: PageQueries;
+  private readonly sql: Record<
+    "upsert" | "insertChunk" | "deleteChunks" | "updateOutput" | "selectTask" | "selectChunks" | "retain",
+    Statement
+  >;
+
+  constructor(
+    private readonly db: Database,
+    private readonly path: string,
+    options: SqliteStoreOptions,
+  ) {
+    this.outputLimit = options.outputLimit;
+    this.keptEnded = options.keptEnded ?? DEFAULT_KEPT_ENDED;
+    this.keptEndedBytes = options.keptEndedBytes ?? DEFAULT_KEPT_ENDED_BYTES;
+    this.flushMs = options.flushMs ?? FLUSH_MS;
+    this.flushChunks = options.flushChunks ?? FLUSH_CHUNKS;
+    this.warn = options.warn;
+    this.onClose = options.onClose ?? (() => {});
+    for (const id of options.skipped ?? []) this.hidden.add(id);
+    this.pages = new PageQueries(db);
+    this.sql = {
+      upsert: db.prepare(
+        `INSERT INTO tasks (id, context_id, state, updated_at, ended_seq, pid, pid_start, stdout_dropped, stderr_dropped, bytes, detail)
+         VALUES (@id, @context_id, @state, @updated_at, @ended_seq, @pid, @pid_start, @stdout_dropped, @stderr_dropped, @bytes, @detail)
+         ON CONFLICT (id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
+           updated_at = excluded.updated_at, ended_seq = excluded.ended_seq, pid = excluded.pid,
+           pid_start = excluded.pid_start, stdout_dropped = excluded.stdout_dropped,
+           stderr_dropped = excluded.stderr_dropped, bytes = excluded.bytes, detail = excluded.detail
+         RETURNING n`,
+      ),
+      insertChunk: db.prepare("INSERT OR REPLACE INTO chunks (task, stream, seq, text) VALUES (?, ?, ?, ?)"),
+      deleteChunks: db.prepare("DELETE FROM chunks WHERE task = ? AND stream = ? AND seq > ? AND seq < ?"),
+      updateOutput: db.prepare(
+        "UPDATE tasks SET stdout_dropped = ?, stderr_dropped = ?, bytes = octet_length(detail) + ? WHERE n = ?",
+      ),
+      selectTask: db.prepare("SELECT * FROM tasks WHERE id = ?"),
+      selectChunks: db.prepare("SELECT seq, stream, text FROM chunks WHERE task = ? ORDER BY stream, seq"),
+      // The oldest ended tasks go first while more than `kept` have ended or their bytes pass the budget; the
+      // task that ended last always stays (as in src/store/memory.ts).
+      retain: db.prepare(
+        `DELETE FROM tasks WHERE id IN (
+           SELECT id FROM (
+             SELECT id, row_number() OVER newest AS n, sum(bytes) OVER newest AS running
+             FROM tasks
+             WHERE ended_seq IS NOT NULL AND id NOT IN (SELECT value FROM json_each(@hidden))
+             WINDOW newest AS (ORDER BY ended_seq DESC ROWS UNBOUNDED PRECEDING)
+           ) WHERE n > 1 AND (n > @kept OR running > @budget)
+         )`,
+      ),
+    };
+    this.endedSeq = (db.prepare("SELECT max(ended_seq) AS last FROM tasks").get() as { last: number | null }).last ?? 0;
+  }
+
+  put(record: TaskRecord): void {
+    if (this.closed) return;
+    if (!this.fallback) {
+      let live = this.live.get(record.id);
+      if (!live) {
+        live = { record, n: undefined, written: { stdout: 0, stderr: 0 }, deletedBefore: { stdout: 0, stderr: 0 } };
+        this.live.set(record.id, live);
+      }
+      const ended = isTerminal(record.state);
+      // Output a caller added without `appended` is written too (looking for it costs nothing when there is none).
+      this.dirty.add(live);
+      const written = this.write(() => {
+        const row = this.sql.upsert.get(this.rowOf(record, ended ? ++this.endedSeq : null)) as { n: number };
+        (live as Live).n = row.n;
+        // Every state change writes what output is pending too, so the row and its output agree.
+        this.flushOutput();
+        if (ended) this.applyRetention();
+      });
+      if (ended) {
+        this.live.delete(record.id);
+        this.dirty.delete(live);
+      }
+      if (written) return;
+    }
+    this.hidden.add(record.id);
+    this.fallback?.put(record);
+  }
+
+  appended(record: TaskRecord, _chunk: OutputChunk): void {
+    const live = this.live.get(record.id);
+    if (!live || this.fallback) return;
+    this.dirty.add(live);
+    this.unflushedChunks += 1;
+    if (this.timer !== undefined && this.unflushedChunks < this.flushChunks) return;
+    // The first chunk after a quiet spell is written at once; a busy stream at most once every `flushMs`.
+    const wait = this.lastFlush + this.flushMs - performance.now();
+    if (wait <= 0 || this.unflushedChunks >= this.flushChunks) this.flush();
+    else {
+      this.timer = setTimeout(() => this.flush(), wait);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes the output that is pending now. */
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.dirty.size > 0 && !this.fallback && !this.closed) this.write(() => this.flushOutput());
+  }
+
+  get(id: string, withOutput = true): TaskRecord | undefined {
+    const live = this.live.get(id)?.record ?? this.fallback?.get(id);
+    if (live) return live;
+    if (this.hidden.has(id) || this.closed) return undefined;
+    return this.read(id, () => this.sql.selectTask.get(id), withOutput);
+  }
+
+  all(withOutput = true): TaskRecord[] {
+    const records = [...this.live.values()].map((live) => live.record);
+    records.push(...(this.fallback?.all() ?? []));
+    if (this.closed) return records;
+    for (const row of this.db.prepare("SELECT id FROM tasks").all() as { id: string }[]) {
+      if (this.live.has(row.id) || this.hidden.has(row.id)) continue;
+      const record = this.get(row.id, withOutput);
+      if (record) records.push(record);
+    }
+    return records;
+  }
+
+  list(query: ListQuery, withOutput = false): ListPage<TaskRecord> {
+    const page = this.pages.page(query, this.hidden);
+    const items: TaskRecord[] = [];
+    for (const row of page.rows) {
+      const record = this.live.get(row.id)?.record ?? this.read(row.id, () => row, withOutput);
+      if (record) items.push(record);
+    }
+    const stored = { items, nextPageToken: page.nextPageToken, totalSize: page.totalSize };
+    return this.fallback ? mergePages(stored, this.fallback.list(query), query.pageSize) : stored;
+  }
+
+  /** Writes what is pending, closes the database (which lets go of the lock) and calls `onClose`. */
+  close(): void {
+    if (this.closed) return;
+    this.flush();
+    clearTimeout(this.timer);
+    this.closed = true;
+    try {
+      this.db.close();
+    } finally {
+      this.onClose();
+    }
+  }
+
+  /** Runs `work` in one transaction; a failure turns the store to memory (told once) and returns false. */
+  private write(work: () => void): boolean {
+    if (this.fallback) return false;
+    try {
+      this.db.transaction(work)();
+      return true;
+    } catch (error) {
+      this.degrade(error);
+      return false;
+    }
+  }
+
+  private degrade(error: unknown): void {
+    this.warn(
+      `cannot write ${this.path} (${describeDbError(error)}); from now on tasks are kept in memory only and will not survive a restart`,
+    );
+    this.fallback = new MemoryStore(this.keptEnded, this.keptEndedBytes);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    for (const live of this.live.values()) {
+      this.hidden.add(live.record.id);
+      this.fallback.put(live.record);
+    }
+    this.live.clear();
+    this.dirty.clear();
+  }
+
+  /** Inside a transaction: the kept output of every dirty task that is not in the database yet, minus what its log dropped. */
+  private flushOutput(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.unflushedChunks = 0;
+    this.lastFlush = performance.now();
+    for (const live of this.dirty) {
+      const { record, n } = live;
+      if (n === undefined) continue;
+      for (const stream of STREAMS) {
+        const log = record[stream];
+        for (const chunk of log.chunksSince(live.written[stream])) {
+          this.sql.insertChunk.run(n, stream, chunk.seq, chunk.text);
+          live.written[stream] = chunk.seq;
+        }
+        const dropped = log.droppedBetween;
+        if (dropped && dropped[1] > live.deletedBefore[stream]) {
+          this.sql.deleteChunks.run(n, stream, dropped[0], dropped[1]);
+          live.deletedBefore[stream] = dropped[1];
+        }
+      }
+      this.sql.updateOutput.run(record.stdout.droppedBytes, record.stderr.droppedBytes, keptBytes(record), n);
+    }
+    this.dirty.clear();
+  }
+
+  /** Forgets the oldest ended tasks beyond the limits, in SQL; throws when the database can't be written. */
+  applyRetention(): void {
+    this.sql.retain.run({
+      hidden: JSON.stringify([...this.hidden]),
+      kept: this.keptEnded,
+      budget: this.keptEndedBytes,
+    });
+  }
+
+  private rowOf(record: TaskRecord, endedSeq: number | null): Omit<TaskRow, "n"> & { bytes: number } {
+    const detail = detailOf(record);
+    return {
+      id: record.id,
+      context_id: record.contextId,
+      state: record.state,
+      updated_at: record.updatedAt,
+      ended_seq: endedSeq,
+      pid: record.pid ?? null,
+      pid_start: record.pidStart ?? null,
+      stdout_dropped: record.stdout.droppedBytes,
+      stderr_dropped: record.stderr.droppedBytes,
+      bytes: Buffer.byteLength(detail) + keptBytes(record),
+      detail,
+    };
+  }
+
+  /** A stored task, checked; a row of the wrong shape is skipped (and named once), a read error too. */
+  private read(id: string, row: () => unknown, withOutput: boolean): TaskRecord | undefined {
+    try {
+      const found = row();
+      if (found === undefined) return undefined;
+      const checked = checkTaskRow(found);
+      if (!checked.ok) return this.skip(id, checked.problem);
+      const record = recordOfRow(checked.value, this.outputLimit, withOutput ? this.chunksOf(checked.value) : []);
+      return record.ok ? record.value : this.skip(id, record.problem);
+    } catch (error) {
+      this.warn(`cannot read task ${id} from ${this.path} (${describeDbError(error)}); it is skipped`);
+      return undefined;
+    }
+  }
+
+  private chunksOf({ id, n }: TaskRow): ChunkRow[] {
+    const chunks: ChunkRow[] = [];
+    let bad = 0;
+    for (const row of this.sql.selectChunks.iterate(n)) {
+      const checked = checkChunkRow(row);
+      if (checked.ok) chunks.push(checked.value);
+      else bad += 1;
+    }
+    if (bad > 0) this.warn(`task ${id} in ${this.path}: ${bad} output chunk(s) of the wrong shape skipped`);
+    return chunks;
+  }
+
+  private skip(id: string, problem: string): undefined {
+    this.hidden.add(id);
+    this.warn(`task ${id} in ${this.path} has a row of the wrong shape (${problem}); it is skipped`);
+    return undefined;
+  }
+}
+
+function keptBytes(record: TaskRecord): number {
+  return record.stdout.keptBytes + record.stderr.keptBytes;
+}
