@@ -1,5 +1,5 @@
-// One runtime per state dir. The lock is SQLite's own: with `locking_mode=EXCLUSIVE` set before WAL mode, the
-// connection takes an exclusive lock on state.db at its first read and holds it until it closes. The kernel drops
+// One runtime per state dir. The lock is SQLite's own: with `locking_mode=EXCLUSIVE` (set before WAL mode, so no
+// shared memory is used) the connection takes an exclusive lock on state.db and holds it until it closes. The kernel drops
 // it when the process dies however it dies, so a crashed runtime never leaves a stale lock. A second runtime gets
 // SQLITE_BUSY before it has read or written anything. A small owner file names the holder for that message.
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -29,20 +29,22 @@ interface Owner {
 }
 
 /**
- * Takes the lock on an open connection (created with a busy timeout of 0) and switches it to WAL mode; throws
- * StateDirHeld when another process holds it. Must be the first statement that reads the database.
+ * Takes the lock on an open connection (created with a busy timeout of 0), before anything is read; throws
+ * StateDirHeld when another process holds it. The lock outlives the transaction that took it.
  */
 export function takeLock(db: Database, dir: string, dbPath: string): void {
   db.pragma("locking_mode = EXCLUSIVE");
-  let mode: unknown;
   try {
-    mode = db.pragma("journal_mode = WAL", { simple: true });
-    // In WAL mode a read already holds the lock; a write transaction makes sure of it in every mode.
-    db.exec("BEGIN IMMEDIATE; COMMIT");
+    db.exec("BEGIN EXCLUSIVE; COMMIT");
   } catch (error) {
     if ((error as { code?: string }).code === "SQLITE_BUSY") throw new StateDirHeld(dir, holderOf(dir, dbPath));
     throw error;
   }
+}
+
+/** WAL mode, once the database is known to be ours: under the exclusive lock it needs no shared-memory file. */
+export function switchToWal(db: Database, dbPath: string): void {
+  const mode = db.pragma("journal_mode = WAL", { simple: true });
   if (mode !== "wal") throw new Error(`${dbPath} could not be switched to WAL mode (it is in ${String(mode)} mode)`);
 }
 

@@ -6,9 +6,9 @@ import { dirname, join, resolve } from "node:path";
 import type { Database } from "better-sqlite3";
 import type { TaskStore } from "../core/store.js";
 import { describeDbError, isDamaged } from "./db-errors.js";
-import { clearOwner, StateDirHeld, takeLock, writeOwner } from "./lock.js";
+import { clearOwner, StateDirHeld, takeLock, switchToWal, writeOwner } from "./lock.js";
 import type { RecoverOptions } from "./recover.js";
-import { prepareSchema, StateDbError } from "./schema.js";
+import { checkSchema, migrate, StateDbError } from "./schema.js";
 
 export const DB_FILE = "state.db";
 
@@ -19,6 +19,8 @@ export interface StateStoreOptions {
   log: (line: string) => void;
   keptEnded?: number;
   keptEndedBytes?: number;
+  flushMs?: number;
+  flushChunks?: number;
   now?: () => Date;
   /** Tests hand in a stand-in for the leftover killer. */
   killLeftovers?: RecoverOptions["killLeftovers"];
@@ -49,12 +51,7 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
     return fail(`cannot use --state-dir ${root}: cannot open ${path}: ${describeDbError(error)}`);
   }
   try {
-    takeLock(db, root, path);
-    if (db.readonly) throw new StateDbError(`${path} can't be written (${describeDbError({ code: "EACCES" })})`);
-    prepareSchema(db, path);
-    checkIntegrity(db, path);
-    db.pragma("synchronous = NORMAL");
-    db.pragma("foreign_keys = ON");
+    prepareDatabase(db, root, path);
     const now = options.now?.() ?? new Date();
     const recovery = recoverState(db, path, {
       now,
@@ -66,6 +63,8 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
       outputLimit: options.outputLimit,
       ...(options.keptEnded !== undefined ? { keptEnded: options.keptEnded } : {}),
       ...(options.keptEndedBytes !== undefined ? { keptEndedBytes: options.keptEndedBytes } : {}),
+      ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
+      ...(options.flushChunks !== undefined ? { flushChunks: options.flushChunks } : {}),
       warn: options.log,
       skipped: recovery.skipped,
       onClose: () => clearOwner(root),
@@ -86,6 +85,23 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
     if (isDamaged(error)) return fail(`${path} is damaged (${describeDbError(error)}); move it away to start afresh`);
     return fail(`cannot use --state-dir ${root}: ${describeDbError(error)}`);
   }
+}
+
+/**
+ * Takes the lock, then checks and migrates the file; throws StateDirHeld, StateDbError or SQLite's own errors.
+ * Nothing is written before the file is known to be ours, whole, and of a version this one reads.
+ */
+export function prepareDatabase(db: Database, root: string, path: string): void {
+  takeLock(db, root, path);
+  if (db.readonly) throw new StateDbError(`${path} can't be written (${describeDbError({ code: "EACCES" })})`);
+  const found = checkSchema(db, path);
+  checkIntegrity(db, path);
+  switchToWal(db, path);
+  migrate(db, path, found);
+  // A commit reaches the operating system before the call returns, so a crash of this process loses nothing; only
+  // a power cut may lose the last commits (WAL keeps the file whole either way).
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
 }
 
 /** A damaged file is refused before anything in it is used or changed. */

@@ -65,11 +65,17 @@ export class StateDbError extends Error {
   override name = "StateDbError";
 }
 
+export interface Found {
+  /** A new, empty file. */
+  fresh: boolean;
+  version: number;
+}
+
 /**
- * Brings the database to SCHEMA_VERSION (creating it when it is new), or throws a StateDbError when it is another
- * program's, a newer version's, or its tables are not what this version expects. Runs under the lock.
+ * Reads what the file is, without changing it; throws a StateDbError when it is another program's, a newer
+ * version's, or not versioned. Runs under the lock.
  */
-export function prepareSchema(db: Database, path: string): { created: boolean; migratedFrom: number } {
+export function checkSchema(db: Database, path: string): Found {
   const applicationId = db.pragma("application_id", { simple: true }) as number;
   const version = db.pragma("user_version", { simple: true }) as number;
   const tables = (
@@ -92,6 +98,11 @@ export function prepareSchema(db: Database, path: string): { created: boolean; m
     );
   }
   if (!fresh && version < 1) throw new StateDbError(`${path} is damaged: it carries no schema version`);
+  return { fresh, version };
+}
+
+/** Brings a checked database to SCHEMA_VERSION, then makes sure its tables are what this version reads and writes. */
+export function migrate(db: Database, path: string, { fresh, version }: Found): void {
   if (version < SCHEMA_VERSION) {
     db.transaction(() => {
       for (let next = version; next < SCHEMA_VERSION; next++) db.exec(MIGRATIONS[next] as string);
@@ -107,7 +118,6 @@ export function prepareSchema(db: Database, path: string): { created: boolean; m
       throw new StateDbError(`${path} is damaged: it ${what}`);
     }
   }
-  return { created: fresh, migratedFrom: version };
 }
 
 function hex(value: number): string {
