@@ -1,7 +1,7 @@
 // `--state-dir DIR`: the one call that opens DIR/state.db for a runtime (CONTRACT 5.5), or says in words why it
 // can't (the runtime then exits 2). SQLite is loaded here, only when a state dir is given, so other commands start
 // as fast as before.
-import { accessSync, constants, existsSync, mkdirSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Database } from "better-sqlite3";
 import type { TaskStore } from "../core/store.js";
@@ -34,6 +34,7 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
   const fail = (message: string): OpenedStore => ({ ok: false, message, exitCode: 2 });
   try {
     makeDirectory(root);
+    if (!statSync(root).isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" });
     accessSync(root, constants.W_OK);
   } catch (error) {
     return fail(`cannot use --state-dir ${root}: ${describeDbError(error)}`);
