@@ -20,7 +20,6 @@ export interface StateStoreOptions {
   keptEnded?: number;
   keptEndedBytes?: number;
   flushMs?: number;
-  flushChunks?: number;
   now?: () => Date;
   /** Tests hand in a stand-in for the leftover killer. */
   killLeftovers?: RecoverOptions["killLeftovers"];
@@ -65,7 +64,6 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
       ...(options.keptEnded !== undefined ? { keptEnded: options.keptEnded } : {}),
       ...(options.keptEndedBytes !== undefined ? { keptEndedBytes: options.keptEndedBytes } : {}),
       ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
-      ...(options.flushChunks !== undefined ? { flushChunks: options.flushChunks } : {}),
       warn: options.log,
       skipped: recovery.skipped,
       onClose: () => clearOwner(root),

@@ -18,10 +18,8 @@ export interface SqliteStoreOptions {
   keptEnded?: number;
   /** Bytes kept by ended tasks together: their output and their rows (message, envelope...). */
   keptEndedBytes?: number;
-  /** A busy stream's output waits at most this long before it is written. */
+  /** A busy stream's output waits at least this long between batches (longer after a large batch). */
   flushMs?: number;
-  /** ...or until this many chunks have come in. */
-  flushChunks?: number;
   /** Warnings: a row skipped, a write that failed. */
   warn: (line: string) => void;
   /** Called once the database is closed. */
@@ -32,7 +30,9 @@ export interface SqliteStoreOptions {
 
 const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
 export const FLUSH_MS = 100;
-export const FLUSH_CHUNKS = 1000;
+/** Output written per second of waiting, at most: see `flushOutput`. */
+export const FLUSH_BYTES_PER_SECOND = 16 * 1024 * 1024;
+export const FLUSH_ROWS_PER_SECOND = 100_000;
 
 /** A task that has not ended, and how far its output is in the database. */
 interface Live {
@@ -49,8 +49,8 @@ export class SqliteStore implements TaskStore {
   private readonly live = new Map<string, Live>();
   /** Live tasks with output not yet written. */
   private readonly dirty = new Set<Live>();
-  private unflushedChunks = 0;
-  private lastFlush = Number.NEGATIVE_INFINITY;
+  /** When output may be written again (performance.now()). */
+  private nextFlush = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
   private endedSeq: number;
   /** Ids the database must not answer for: rows of the wrong shape, and tasks kept in memory after a failed write. */
@@ -61,7 +61,6 @@ export class SqliteStore implements TaskStore {
   private readonly keptEnded: number;
   private readonly keptEndedBytes: number;
   private readonly flushMs: number;
-  private readonly flushChunks: number;
   private readonly outputLimit: number;
   private readonly warn: (line: string) => void;
   private readonly onClose: () => void;
@@ -80,7 +79,6 @@ export class SqliteStore implements TaskStore {
     this.keptEnded = options.keptEnded ?? DEFAULT_KEPT_ENDED;
     this.keptEndedBytes = options.keptEndedBytes ?? DEFAULT_KEPT_ENDED_BYTES;
     this.flushMs = options.flushMs ?? FLUSH_MS;
-    this.flushChunks = options.flushChunks ?? FLUSH_CHUNKS;
     this.warn = options.warn;
     this.onClose = options.onClose ?? (() => {});
     for (const id of options.skipped ?? []) this.hidden.add(id);
@@ -146,15 +144,18 @@ export class SqliteStore implements TaskStore {
     this.fallback?.put(record);
   }
 
+  /**
+   * Output is written in batches: the first chunk after a quiet spell at once (a crash loses none of a command that
+   * prints now and then), a busy stream's when the next batch is due (see `flushOutput`). A chunk the log has
+   * dropped by then is never written.
+   */
   appended(record: TaskRecord, _chunk: OutputChunk): void {
     const live = this.live.get(record.id);
     if (!live || this.fallback) return;
     this.dirty.add(live);
-    this.unflushedChunks += 1;
-    if (this.timer !== undefined && this.unflushedChunks < this.flushChunks) return;
-    // The first chunk after a quiet spell is written at once; a busy stream at most once every `flushMs`.
-    const wait = this.lastFlush + this.flushMs - performance.now();
-    if (wait <= 0 || this.unflushedChunks >= this.flushChunks) this.flush();
+    if (this.timer !== undefined) return;
+    const wait = this.nextFlush - performance.now();
+    if (wait <= 0) this.flush();
     else {
       this.timer = setTimeout(() => this.flush(), wait);
       this.timer.unref();
@@ -242,8 +243,8 @@ export class SqliteStore implements TaskStore {
   private flushOutput(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.unflushedChunks = 0;
-    this.lastFlush = performance.now();
+    let bytes = 0;
+    let rows = 0;
     for (const live of this.dirty) {
       const { record, n } = live;
       if (n === undefined) continue;
@@ -252,6 +253,8 @@ export class SqliteStore implements TaskStore {
         for (const chunk of log.chunksSince(live.written[stream])) {
           this.sql.insertChunk.run(n, stream, chunk.seq, chunk.text);
           live.written[stream] = chunk.seq;
+          bytes += chunk.bytes;
+          rows += 1;
         }
         const dropped = log.droppedBetween;
         if (dropped && dropped[1] > live.deletedBefore[stream]) {
@@ -262,6 +265,14 @@ export class SqliteStore implements TaskStore {
       this.sql.updateOutput.run(record.stdout.droppedBytes, record.stderr.droppedBytes, keptBytes(record), n);
     }
     this.dirty.clear();
+    // The next batch waits `flushMs`, and longer after a large one: writing output takes a bounded share of the
+    // bridge's time however fast commands print (a flood rewrites its kept tail at most a few times a second).
+    const spent = Math.max(
+      this.flushMs,
+      (1000 * bytes) / FLUSH_BYTES_PER_SECOND,
+      (1000 * rows) / FLUSH_ROWS_PER_SECOND,
+    );
+    this.nextFlush = performance.now() + spent;
   }
 
   /** Forgets the oldest ended tasks beyond the limits, in SQL; throws when the database can't be written. */

@@ -240,11 +240,14 @@ describe("SQLite store: output", () => {
   it("keeps exactly what the task's log keeps: the first part and the most recent, dropped chunks deleted", async () => {
     const dir = tempDir();
     const limit = 64 * 1024;
-    const { store } = await openStore(dir, { outputLimit: limit, flushChunks: 7 });
+    const { store } = await openStore(dir, { outputLimit: limit });
     const task = record("flood", "working", 0, limit / 2);
     store.put(task);
-    for (let i = 0; i < 2000; i++)
+    for (let i = 0; i < 2000; i++) {
       appendOutput(store, task, i % 3 === 0 ? "stderr" : "stdout", `line ${i} ${"é".repeat(i % 50)}\n`);
+      // A batch every few chunks: chunks written first and dropped later must leave the database too.
+      if (i % 7 === 0) (store as SqliteStore).flush();
+    }
     const expected = { stdout: task.stdout.chunks(), stderr: task.stderr.chunks() };
     assert.ok(task.stdout.droppedBytes > 0 && task.stderr.droppedBytes > 0, "both logs dropped some");
     store.close?.();

@@ -8,6 +8,7 @@ import type { TaskStore } from "../../src/core/store.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import { DB_FILE } from "../../src/store/open.js";
 import { detailOf } from "../../src/store/rows.js";
+import type { SqliteStore } from "../../src/store/sqlite.js";
 import { appendOutput, openStore, taskRecord as record, tempDir } from "../helpers/state-dir.js";
 
 const ids = (store: TaskStore) =>
@@ -145,6 +146,30 @@ describe("SQLite store: across restarts", () => {
     store.close?.();
     const size = statSync(join(dir, DB_FILE)).size;
     assert.ok(size < 400 * 1024, `a database of ${size} bytes for a 20 000-byte budget`);
+  });
+
+  it("80 MiB of control characters: the database holds the kept 8 MiB as it is, not an escaped copy of everything", async () => {
+    const dir = tempDir();
+    const limit = 8 * 1024 * 1024;
+    const { store } = await openStore(dir, { outputLimit: limit });
+    const task = record("controls", "working", 0, limit / 2);
+    store.put(task);
+    const text = "\u0001\u001b\u0007\u0000".repeat(16 * 1024);
+    for (let i = 0; i < 1280; i++) {
+      appendOutput(store, task, i % 2 ? "stdout" : "stderr", text);
+      if (i % 16 === 0) (store as SqliteStore).flush();
+    }
+    task.state = "completed";
+    store.put(task);
+    store.close?.();
+    const size = statSync(join(dir, DB_FILE)).size;
+    assert.ok(size < 12 * 1024 * 1024, `a database of ${size} bytes for 8 MiB kept`);
+    const { store: again } = await openStore(dir, { outputLimit: limit });
+    const got = again.get("controls");
+    assert.equal(got?.stdout.totalBytes, 40 * 1024 * 1024);
+    assert.equal(got?.stdout.keptBytes, 4 * 1024 * 1024);
+    assert.equal(got?.stdout.chunks()[0]?.text, text);
+    again.close?.();
   });
 
   it("keeps 2 of 200 ended tasks when told to", async () => {
