@@ -1,7 +1,7 @@
 // Faults from outside the tool, through a real bridge: a runner killed by someone else, a runner that closes stdout
 // early, a working directory removed mid-run, an unusable --state-dir, a state database whose writes start failing.
 import assert from "node:assert/strict";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
