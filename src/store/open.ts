@@ -110,7 +110,10 @@ function checkIntegrity(db: Database, path: string): void {
     throw new StateDbError(`${path} is damaged (${problems.join("; ")}); move it away to start afresh`);
 }
 
-/** mkdir -p, one level at a time: Node's recursive mkdir never returns on some pseudo file systems (/proc). */
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdir never returns on some pseudo file systems (/proc). What it
+ * creates is for this user only: the tasks' output may hold secrets (docs/security.md, section 8).
+ */
 function makeDirectory(dir: string): void {
   const missing: string[] = [];
   let current = dir;
@@ -120,5 +123,5 @@ function makeDirectory(dir: string): void {
     if (parent === current) break;
     current = parent;
   }
-  for (const path of missing) mkdirSync(path);
+  for (const path of missing) mkdirSync(path, { mode: 0o700 });
 }
