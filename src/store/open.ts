@@ -11,6 +11,10 @@ import type { RecoverOptions } from "./recover.js";
 import { checkSchema, migrate, StateDbError } from "./schema.js";
 
 export const DB_FILE = "state.db";
+/** 64 MiB of 4 KiB pages. */
+const AUTO_CHECKPOINT_PAGES = 16384;
+/** The log file is cut back to this size after a checkpoint. */
+const WAL_SIZE_LIMIT = 16 * 1024 * 1024;
 
 export interface StateStoreOptions {
   /** Output a task record keeps, both streams together. */
@@ -101,6 +105,10 @@ export function prepareDatabase(db: Database, root: string, path: string): void 
   // a power cut may lose the last commits (WAL keeps the file whole either way).
   db.pragma("synchronous = NORMAL");
   db.pragma("foreign_keys = ON");
+  // Checkpoints copy the log into the database and wait for the disk twice: the store runs them when it has been
+  // quiet a moment (src/store/sqlite.ts), and SQLite by itself only once the log has grown this large.
+  db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
 }
 
 /** A damaged file is refused before anything in it is used or changed. */

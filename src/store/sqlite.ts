@@ -33,6 +33,7 @@ export const FLUSH_MS = 100;
 /** Output written per second of waiting, at most: see `flushOutput`. */
 export const FLUSH_BYTES_PER_SECOND = 16 * 1024 * 1024;
 export const FLUSH_ROWS_PER_SECOND = 100_000;
+const CHECKPOINT_AFTER_MS = 1000;
 
 /** A task that has not ended, and how far its output is in the database. */
 interface Live {
@@ -52,6 +53,7 @@ export class SqliteStore implements TaskStore {
   /** When output may be written again (performance.now()). */
   private nextFlush = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
+  private checkpointTimer: NodeJS.Timeout | undefined;
   private endedSeq: number;
   /** Ids the database must not answer for: rows of the wrong shape, and tasks kept in memory after a failed write. */
   private readonly hidden = new Set<string>();
@@ -204,6 +206,7 @@ export class SqliteStore implements TaskStore {
     if (this.closed) return;
     this.flush();
     clearTimeout(this.timer);
+    clearTimeout(this.checkpointTimer);
     this.closed = true;
     try {
       this.db.close();
@@ -217,11 +220,29 @@ export class SqliteStore implements TaskStore {
     if (this.fallback) return false;
     try {
       this.db.transaction(work)();
-      return true;
     } catch (error) {
       this.degrade(error);
       return false;
     }
+    this.checkpointWhenQuiet();
+    return true;
+  }
+
+  /**
+   * A checkpoint waits for the disk: it runs once nothing has been written for CHECKPOINT_AFTER_MS, not in the
+   * middle of a stream (src/store/open.ts sets the size at which SQLite runs one anyway).
+   */
+  private checkpointWhenQuiet(): void {
+    clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = setTimeout(() => {
+      if (this.closed || this.fallback) return;
+      try {
+        this.db.pragma("wal_checkpoint(TRUNCATE)");
+      } catch {
+        // Nothing is lost: the log stays, and the next write says whether the disk still takes writes.
+      }
+    }, CHECKPOINT_AFTER_MS);
+    this.checkpointTimer.unref();
   }
 
   private degrade(error: unknown): void {
