@@ -263,6 +263,22 @@ describe("SQLite store: output", () => {
     again.close?.();
   });
 
+  it("once the store has been quiet a moment, the write-ahead log is folded into the database and emptied", async () => {
+    const dir = tempDir();
+    const { store } = await openStore(dir);
+    const task = record("quiet", "working");
+    store.put(task);
+    appendOutput(store, task, "stdout", "w".repeat(100_000));
+    task.state = "completed";
+    store.put(task);
+    const wal = join(dir, `${DB_FILE}-wal`);
+    assert.ok(statSync(wal).size > 100_000, "the output went to the log first");
+    for (let i = 0; i < 40 && statSync(wal).size > 0; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(statSync(wal).size, 0);
+    assert.equal(store.get("quiet")?.stdout.keptBytes, 100_000);
+    store.close?.();
+  });
+
   it("without output asked for, an ended task comes back without reading its chunks", async () => {
     const dir = await stateWith(1);
     const { store } = await openStore(dir);
