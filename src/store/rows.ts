@@ -20,7 +20,7 @@ const Count = v.pipe(v.number(), v.safeInteger(), v.minValue(0));
 const TaskRowSchema = v.object({
   n: v.pipe(v.number(), v.safeInteger(), v.minValue(1)),
   id: v.pipe(v.string(), v.minLength(1), v.maxLength(256)),
-  context_id: v.pipe(v.string(), v.maxLength(4096)),
+  context_id: v.string(),
   state: v.picklist(TASK_STATES),
   updated_at: Instant,
   ended_seq: v.nullable(v.pipe(Count, v.minValue(1))),
