@@ -8,6 +8,7 @@ import { killLeftovers, type ProcessEntry, readProcessTable } from "../core/proc
 import { isTerminal } from "../core/task.js";
 import type { TaskRecord } from "../core/task-record.js";
 import { checkTaskRow, detailOf, recordOfRow } from "./rows.js";
+import { lastEndedSeq } from "./sqlite.js";
 
 export interface Recovery {
   /** Tasks read back (ended ones and the unfinished ones now failed). */
@@ -63,7 +64,7 @@ export function recoverState(db: Database, path: string, options: RecoverOptions
     "UPDATE tasks SET state = ?, updated_at = ?, ended_seq = ?, detail = ? WHERE id = ? AND ended_seq IS NULL",
   );
   db.transaction(() => {
-    let endedSeq = (db.prepare("SELECT max(ended_seq) AS last FROM tasks").get() as { last: number | null }).last ?? 0;
+    let endedSeq = lastEndedSeq(db);
     const at = now.toISOString();
     for (const record of unfinished) {
       const outcome = ENDS.restarted();

@@ -107,15 +107,15 @@ export class SqliteStore implements TaskStore {
       retain: db.prepare(
         `DELETE FROM tasks WHERE id IN (
            SELECT id FROM (
-             SELECT id, row_number() OVER newest AS n, sum(bytes) OVER newest AS running
+             SELECT id, row_number() OVER newest AS place, sum(bytes) OVER newest AS running
              FROM tasks
              WHERE ended_seq IS NOT NULL AND id NOT IN (SELECT value FROM json_each(@hidden))
              WINDOW newest AS (ORDER BY ended_seq DESC ROWS UNBOUNDED PRECEDING)
-           ) WHERE n > 1 AND (n > @kept OR running > @budget)
+           ) WHERE place > 1 AND (place > @kept OR running > @budget)
          )`,
       ),
     };
-    this.endedSeq = (db.prepare("SELECT max(ended_seq) AS last FROM tasks").get() as { last: number | null }).last ?? 0;
+    this.endedSeq = lastEndedSeq(db);
   }
 
   put(record: TaskRecord): void {
@@ -358,4 +358,12 @@ export class SqliteStore implements TaskStore {
 
 function keptBytes(record: TaskRecord): number {
   return record.stdout.keptBytes + record.stderr.keptBytes;
+}
+
+/** The place of the task that ended last; a row of the wrong shape can't push it past what JavaScript counts exactly. */
+export function lastEndedSeq(db: Database): number {
+  const row = db
+    .prepare("SELECT max(ended_seq) AS last FROM tasks WHERE typeof(ended_seq) = 'integer' AND ended_seq < 1 << 52")
+    .get() as { last: number | null };
+  return row.last ?? 0;
 }
