@@ -16,6 +16,7 @@ import {
   envelopeParams,
   HITL_URI,
   type RpcBridge,
+  sleep,
   startBridge,
   type Wire,
 } from "../helpers/rpc-client.js";
@@ -67,6 +68,11 @@ describe("serve --state-dir: one runtime per state dir", () => {
       envelopeParams("ask", { envelope: { input_mode: "text-line" }, extensions: HITL_URI }),
     );
     assert.equal(task.status.state, "input-required");
+    // The holder folds its log into the database once it has been quiet a moment: wait for that, so that any
+    // change seen below could only come from the second runtime.
+    const wal = join(dir, `${DB_FILE}-wal`);
+    for (let i = 0; i < 100 && statSync(wal).size > 0; i++) await sleep(50);
+    assert.equal(statSync(wal).size, 0, "the holder has checkpointed");
     const before = snapshot(dir);
     assert.ok(before[DB_FILE], "the database exists");
 
