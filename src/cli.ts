@@ -87,7 +87,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", directory, process.cwd())
     .option("--instance <id>", "this runtime's instance id (default: a new UUID)")
     .option("--max-concurrent <n>", "commands running at once; more wait in submitted", positiveInt, 4)
-    .option("--state-dir <dir>", "journal tasks here so they survive a restart")
+    .option("--state-dir <dir>", "keep tasks in <dir>/state.db (SQLite) so they survive a restart; one runtime per dir")
     .option("--max-line-bytes <n>", "the longest request line accepted (default 1 MiB)", positiveInt)
     .option("--settle-ms <ms>", "quiet time before a prompt is raised (default 150)", positiveInt)
     .option("--max-output-bytes <n>", "output each task record keeps (default 8 MiB)", positiveInt)

@@ -267,6 +267,20 @@ export function memoryOf(pid) {
   return { rss: field("VmRSS"), hwm: field("VmHWM") };
 }
 
+/**
+ * CPU seconds (user + system) `pid` has used so far, from /proc/<pid>/stat (clock ticks, taken as 100 a second), or
+ * undefined once it has gone. Less swayed by other work on the machine than wall-clock rates.
+ */
+export function cpuSecondsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Statistics
 

@@ -1,5 +1,6 @@
 // The front door of the core: admission, the queue and each task's lifecycle, behind start/answer/cancel/get/list.
 import { randomUUID } from "node:crypto";
+import { MemoryStore } from "../store/memory.js";
 import { type Containment, sharedContainment } from "./containment/containment.js";
 import type { GuardKind } from "./containment/guard.js";
 import type { Analysis, Message } from "./envelope.js";
@@ -11,7 +12,7 @@ import type { ListPage, ListQuery } from "./list-query.js";
 import { ENDS, type Outcome, outcomeOf } from "./outcome.js";
 import { OutputFlow } from "./output-flow.js";
 import { spawnCommand } from "./process.js";
-import { MemoryStore, type TaskStore } from "./store.js";
+import type { TaskStore } from "./store.js";
 import { isTerminal } from "./task.js";
 import type { TaskView } from "./task-record.js";
 import { newTaskRecord, viewOf } from "./task-record.js";
@@ -131,19 +132,19 @@ export class Dispatcher {
   }
 
   get(id: string, withOutput = true): TaskView {
-    const record = this.store.get(id);
+    const record = this.store.get(id, withOutput);
     if (!record) throw notFound(id);
     return viewOf(record, withOutput);
   }
 
   /** Every task the store keeps, without output. */
   list(): TaskView[] {
-    return this.store.all().map((record) => viewOf(record, false));
+    return this.store.all(false).map((record) => viewOf(record, false));
   }
 
   /** ListTasks: one page of the tasks that match (src/core/list-query.ts). */
   listPage(query: ListQuery, withOutput = false): ListPage<TaskView> {
-    const page = this.store.list(query);
+    const page = this.store.list(query, withOutput);
     return { ...page, items: page.items.map((record) => viewOf(record, withOutput)) };
   }
 
@@ -169,7 +170,7 @@ export class Dispatcher {
   }
 
   cancel(id: string): TaskView {
-    const record = this.store.get(id);
+    const record = this.store.get(id, false);
     if (!record) throw notFound(id);
     const run = this.runs.get(id);
     if (!run || isTerminal(record.state)) {
@@ -209,7 +210,7 @@ export class Dispatcher {
 
   /** Delivers an answer to the exact running command that asked (CONTRACT section 4). */
   async answer(input: AnswerInput): Promise<TaskView> {
-    const record = input.taskId ? this.store.get(input.taskId) : undefined;
+    const record = input.taskId ? this.store.get(input.taskId, false) : undefined;
     const run = record ? this.runs.get(record.id) : undefined;
     const target = record
       ? { liveBinding: run?.liveBinding ?? false, contextId: record.contextId, openPrompt: record.prompt }

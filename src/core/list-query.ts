@@ -76,3 +76,15 @@ export function pageOf<T extends Listable>(tasks: Iterable<T>, query: ListQuery)
   const more = from + items.length < matching.length;
   return { items, nextPageToken: more && last ? encodePageToken(last) : "", totalSize: matching.length };
 }
+
+/**
+ * One page from two disjoint sources, each already a page for the same query (at most `pageSize` items after the
+ * cursor, in order): the first `pageSize` of both, and a token when either had more or some were left out.
+ */
+export function mergePages<T extends Listable>(a: ListPage<T>, b: ListPage<T>, pageSize: number): ListPage<T> {
+  const both = [...a.items, ...b.items].sort(compareListed);
+  const items = both.slice(0, pageSize);
+  const last = items.at(-1);
+  const more = a.nextPageToken !== "" || b.nextPageToken !== "" || both.length > items.length;
+  return { items, nextPageToken: more && last ? encodePageToken(last) : "", totalSize: a.totalSize + b.totalSize };
+}

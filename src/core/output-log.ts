@@ -49,6 +49,35 @@ export class OutputLog {
     return [...this.head, ...(this.tail.slice(this.tailStart) as OutputChunk[])];
   }
 
+  /**
+   * Kept chunks with a `seq` above `seq`, oldest first: what came in since a reader last looked, found from the
+   * newest end, so asking often costs no more than what is new.
+   */
+  chunksSince(seq: number): OutputChunk[] {
+    const found: OutputChunk[] = [];
+    for (let i = this.tail.length - 1; i >= this.tailStart; i--) {
+      const chunk = this.tail[i] as OutputChunk;
+      if (chunk.seq <= seq) return found.reverse();
+      found.push(chunk);
+    }
+    for (let i = this.head.length - 1; i >= 0; i--) {
+      const chunk = this.head[i] as OutputChunk;
+      if (chunk.seq <= seq) break;
+      found.push(chunk);
+    }
+    return found.reverse();
+  }
+
+  /**
+   * The chunks dropped so far lie strictly between these two sequence numbers: after the last chunk of the head,
+   * before the oldest chunk the tail still keeps (the tail never drops its last chunk). Undefined while the tail
+   * is empty, when nothing can have been dropped.
+   */
+  get droppedBetween(): [after: number, before: number] | undefined {
+    const oldestKept = this.tail[this.tailStart];
+    return oldestKept === undefined ? undefined : [this.head.at(-1)?.seq ?? 0, oldestKept.seq];
+  }
+
   get keptBytes(): number {
     return this.headBytes + this.tailBytes;
   }

@@ -4,8 +4,9 @@ import { resolve } from "node:path";
 import { A2aService } from "../a2a/service.js";
 import { EXIT } from "../commands/exit-codes.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
-import { JournalStore } from "../core/journal.js";
+import type { TaskStore } from "../core/store.js";
 import type { Io } from "../io/io.js";
+import { openStateStore } from "../store/open.js";
 import { openStdioBinding } from "./binding.js";
 
 export interface ServeOptions {
@@ -25,19 +26,14 @@ const SHUTDOWN_LIMIT_MS = 3500;
 export async function serveStdio(options: ServeOptions, io: Io): Promise<number> {
   const log = (line: string) => io.stderr.write(`adapter-command serve: ${line}\n`);
   const outputLimit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
-  let store: JournalStore | undefined;
+  let store: TaskStore | undefined;
   if (options.stateDir) {
-    try {
-      store = new JournalStore(resolve(options.stateDir), outputLimit);
-      const { restored, interrupted } = store.recover(new Date());
-      if (restored > 0)
-        log(`restored ${restored} task(s) from ${options.stateDir}; ${interrupted} had not ended and are failed`);
-      store.onWriteError = (error) =>
-        log(`cannot write the journal in ${options.stateDir} (${error.message}); tasks are kept in memory only`);
-    } catch (error) {
-      log(`cannot use --state-dir ${options.stateDir}: ${(error as Error).message}`);
-      return EXIT.usage;
+    const opened = await openStateStore(options.stateDir, { outputLimit, log });
+    if (!opened.ok) {
+      log(opened.message);
+      return opened.exitCode;
     }
+    store = opened.store;
   }
   const dispatcher = new Dispatcher({
     workspace: resolve(options.workspace),
@@ -88,6 +84,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   ]);
   connection.closeStreams();
   dispatcher.killAll();
+  store?.close?.();
   process.off("SIGTERM", onSignal);
   process.off("SIGINT", onSignal);
   io.stdin.destroy();

@@ -307,11 +307,12 @@ describe("serve --stdio: --instance", () => {
 describe("serve --stdio: --state-dir restart", () => {
   // These steps share two bridges and a runner group across tests: they are cleaned up here, not by afterEach.
   const stateDir = tempDir("state");
-  const args = ["--state-dir", stateDir, "--settle-ms", "100", "--max-concurrent", "2"];
+  const args = ["--state-dir", stateDir, "--settle-ms", "100", "--max-concurrent", "3"];
   const own: RpcBridge[] = [];
   const ownGroups: number[] = [];
   let completed: Wire;
   let hanging: { task: Wire; pgid: number };
+  let orphan: { task: Wire; leader: number; grandchild: number };
   let asking: { task: Wire; promptId: string };
   let queued: Wire;
   let second: RpcBridge;
@@ -328,6 +329,14 @@ describe("serve --stdio: --state-dir restart", () => {
     completed = await first.call("message/send", envelopeParams("ok"));
     assert.equal(completed.status.state, "completed");
     hanging = await startWithPid(first, "pid-hang", ownGroups);
+    const started = await startWithPid(first, "orphan-on-crash", ownGroups);
+    await first.waitTask(
+      started.task.id,
+      (task) => artifactText(task, "stdout").includes("line 3") && artifactText(task, "stderr") === "err line\n",
+    );
+    const printed = artifactText(await first.call("tasks/get", { id: started.task.id }), "stdout");
+    orphan = { task: started.task, leader: started.pgid, grandchild: Number(/grandchild (\d+)/.exec(printed)?.[1]) };
+    assert.ok(orphan.grandchild > 0, printed);
     const prompt = await first.call(
       "message/send",
       envelopeParams("ask", { envelope: { input_mode: "text-line" }, extensions: HITL_URI }),
@@ -342,9 +351,13 @@ describe("serve --stdio: --state-dir restart", () => {
     const exit = await first.waitExit(5000);
     assert.equal(exit.signal, "SIGKILL");
     assert.ok(groupRunning(hanging.pgid), "the runner's process group outlives the bridge and its watchdog");
+    // The orphan's leader exits once its bridge has gone; its grandchild stays, in a group without a leader.
+    for (let i = 0; i < 100 && procStat(orphan.leader) !== undefined; i++) await sleep(50);
+    assert.equal(procStat(orphan.leader), undefined, "the leader has exited");
+    assert.ok(groupRunning(orphan.leader), "its grandchild lives on in the leader's group");
   });
 
-  it("after: the unfinished task is failed (infrastructure, runtime_restarted) and its old group is gone", async () => {
+  it("after: unfinished tasks are failed (infrastructure, runtime_restarted) with their output; their processes are gone", async () => {
     assert.ok(hanging, "the step before ran");
     second = startBridge({ args });
     own.push(second);
@@ -355,6 +368,15 @@ describe("serve --stdio: --state-dir restart", () => {
     assert.equal(task.metadata[ADAPTER_URI].reason, "runtime_restarted");
     assert.equal(task.metadata[ADAPTER_URI].fail_kind, "infrastructure");
     assert.ok(await groupGoneWithin(hanging.pgid, 3000), `the old process group ${hanging.pgid} is gone`);
+    const left = await second.call("tasks/get", { id: orphan.task.id });
+    assert.equal(left.status.state, "failed");
+    assert.equal(left.metadata[ADAPTER_URI].reason, "runtime_restarted");
+    assert.equal(
+      artifactText(left, "stdout"),
+      `pid ${orphan.leader}\ngrandchild ${orphan.grandchild}\nline 1\nline 2\nline 3\n`,
+    );
+    assert.equal(artifactText(left, "stderr"), "err line\n", "the output printed before the crash is kept");
+    assert.ok(await groupGoneWithin(orphan.leader, 3000), "the grandchild whose leader had exited is gone too");
     const waiting = await second.call("tasks/get", { id: queued.id });
     assert.equal(waiting.status.state, "failed", "a task that waited in submitted had not ended either");
     assert.equal(waiting.metadata[ADAPTER_URI].reason, "runtime_restarted");
@@ -370,7 +392,7 @@ describe("serve --stdio: --state-dir restart", () => {
     assert.equal(got.metadata[ADAPTER_URI].exit_code, 0);
     const list = (await second.call("tasks/list", {})).tasks as Wire[];
     const ids = list.map((task) => task.id);
-    for (const id of [completed.id, hanging.task.id, asking.task.id]) assert.ok(ids.includes(id), id);
+    for (const id of [completed.id, hanging.task.id, asking.task.id, orphan.task.id]) assert.ok(ids.includes(id), id);
     assert.equal(list.find((task) => task.id === completed.id)?.status.state, "completed");
   });
 

@@ -125,7 +125,7 @@ describe("serve --stdio: A2A 1.0 methods", () => {
       assert.equal(violations?.[0]?.field, field, JSON.stringify(error));
     }
     const missing = await fails("GetTask", {});
-    assert.match(missing.message, /missing required field "id": expected a task id \(a string\), found nothing/);
+    assert.match(missing.message, /missing required field "id": expected a string, found nothing/);
     const notAnObject = await fails("SendMessage", [1, 2]);
     assertErrorV1(notAnObject, -32602, "INVALID_PARAMS");
   });

@@ -1,7 +1,7 @@
 // Faults from outside the tool, through a real bridge: a runner killed by someone else, a runner that closes stdout
-// early, a working directory removed mid-run, an unusable --state-dir, a journal whose writes start failing.
+// early, a working directory removed mid-run, an unusable --state-dir, a state database whose writes start failing.
 import assert from "node:assert/strict";
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -9,8 +9,9 @@ import { ADAPTER_URI as ADAPTER } from "../../src/core/uris.js";
 import { RpcBridge } from "../helpers/bridge.js";
 import { FIXTURES, runCli } from "../helpers/cli.js";
 import { envelopeParams } from "../helpers/envelopes.js";
+import { mountTmpfs } from "../helpers/mounts.js";
 import { groupAlive, pidRunning } from "../helpers/processes.js";
-import { artifactText, type Wire } from "../helpers/wire.js";
+import { artifactText, type TaskEvent, type Wire } from "../helpers/wire.js";
 
 const IS_ROOT = process.getuid?.() === 0;
 const temp = mkdtempSync(join(tmpdir(), "adapter-command-faults-"));
@@ -165,55 +166,36 @@ describe("faults: --state-dir that cannot be used", () => {
   });
 });
 
-describe("faults: journal writes that start failing mid-run", () => {
-  const stateDir = join(temp, "state");
-  const journal = join(stateDir, "tasks.ndjson");
-  let bridge: RpcBridge;
-  before(() => {
-    bridge = new RpcBridge({ args: ["--state-dir", stateDir] });
-  });
-  after(() => bridge.kill());
-
-  it("the journal replaced by a directory (EISDIR, which root cannot write either): logged once, tasks go on in memory", async () => {
-    const first = await bridge.call("message/send", envelopeParams("ok"));
-    assert.equal(first.status.state, "completed");
-    assert.ok(readFileSync(journal, "utf8").includes(first.id), "the first task is journaled");
-
-    // Writes fail from now on, whoever the tool runs as.
-    rmSync(journal);
-    mkdirSync(journal);
-    const second = await bridge.call("message/send", envelopeParams("ok"));
-    assert.equal(second.status.state, "completed", JSON.stringify(second.status));
-    const third = await bridge.call("message/send", envelopeParams("exit3"));
-    assert.equal(third.status.state, "failed");
-
-    for (const task of [first, second, third]) {
-      const got = await bridge.call("tasks/get", { id: task.id });
-      assert.equal(got.status.state, task.status.state);
-    }
-    const list = await bridge.call("tasks/list");
-    assert.equal(list.tasks.length, 3);
-    const complaints = bridge.stderr.split("\n").filter((line) => line.includes("cannot write the journal"));
-    assert.equal(complaints.length, 1, `one log line about the journal: ${bridge.stderr}`);
-    assert.ok(complaints[0]?.includes(stateDir), complaints[0]);
-    assert.deepEqual(await bridge.close(), { code: 0, signal: null }, bridge.stderr);
-  });
-
-  it("a journal made read-only mid-run (chmod 0444)", {
-    skip: IS_ROOT && "as root, chmod does not stop writes (the directory swap above covers it)",
-  }, async () => {
-    const dir = join(temp, "state-ro");
-    const ro = new RpcBridge({ args: ["--state-dir", dir] });
+describe("faults: state database writes that start failing mid-run", () => {
+  it("the disk fills up while a task prints: logged once, the task ends with all of its output, exit 0", async (t) => {
+    const mount = mountTmpfs("1m");
+    if (!mount) return t.skip("needs to mount a tmpfs (root); test/unit/sqlite-store.test.ts simulates a full disk");
+    const stateDir = join(mount.dir, "state");
+    const bridge = new RpcBridge({ args: ["--state-dir", stateDir] });
     try {
-      const first = await ro.call("message/send", envelopeParams("ok"));
+      const first = await bridge.call("message/send", envelopeParams("ok"));
       assert.equal(first.status.state, "completed");
-      chmodSync(join(dir, "tasks.ndjson"), 0o444);
-      const second = await ro.call("message/send", envelopeParams("ok"));
-      assert.equal(second.status.state, "completed");
-      assert.match(ro.stderr, /cannot write the journal/);
-      assert.deepEqual(await ro.close(), { code: 0, signal: null });
+      const ticking = await stream(bridge, envelopeParams("chatty"));
+      await outputMatching(bridge, ticking.id, /tick 2\n/);
+      try {
+        for (let i = 0; ; i++) writeFileSync(join(mount.dir, `filler-${i}`), Buffer.alloc(64 * 1024));
+      } catch (error) {
+        assert.equal((error as NodeJS.ErrnoException).code, "ENOSPC");
+      }
+      const final = (await bridge.eventsUntilFinal(ticking.id)).at(-1) as TaskEvent;
+      assert.equal(final.status.state, "completed");
+      const got = await bridge.call("tasks/get", { id: ticking.id });
+      assert.match(artifactText(got, "stdout"), /tick 1\n[\s\S]*tick 50\n$/);
+      const third = await bridge.call("message/send", envelopeParams("exit3"));
+      assert.equal(third.status.state, "failed");
+      assert.equal((await bridge.call("tasks/list")).tasks.length, 3);
+      const complaints = bridge.stderr.split("\n").filter((line) => line.includes("cannot write"));
+      assert.equal(complaints.length, 1, `one log line about the database: ${bridge.stderr}`);
+      assert.ok(complaints[0]?.includes(stateDir), complaints[0]);
+      assert.deepEqual(await bridge.close(), { code: 0, signal: null }, bridge.stderr);
     } finally {
-      ro.kill();
+      bridge.kill();
+      mount.unmount();
     }
   });
 });

@@ -1,7 +1,7 @@
 // Leftover process groups of a crashed bridge (CONTRACT 5.5 --state-dir): on restart, a group is killed only when
 // its leader is still the very process that was started (same pid and same start time), never a pid reused since.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -10,6 +10,7 @@ import { RpcBridge } from "../helpers/bridge.js";
 import { sleep } from "../helpers/cli.js";
 import { envelopeParams } from "../helpers/envelopes.js";
 import { HAS_PROC, killToolAndWatchdog, pidRunning, procStat } from "../helpers/processes.js";
+import { editDb } from "../helpers/state-dir.js";
 import type { Wire } from "../helpers/wire.js";
 
 const temp = mkdtempSync(join(tmpdir(), "adapter-command-leftovers-"));
@@ -25,7 +26,7 @@ after(() => {
   }
 });
 
-/** Starts pid-hang on a bridge with `stateDir`, waits until it is journaled with its pid, then SIGKILLs the bridge and its watchdog. */
+/** Starts pid-hang on a bridge with `stateDir`, waits until it has printed its pid, then SIGKILLs the bridge and its watchdog. */
 async function crashWithRunner(stateDir: string): Promise<{ taskId: string; pid: number }> {
   const bridge = new RpcBridge({ args: ["--state-dir", stateDir] });
   try {
@@ -44,10 +45,8 @@ async function crashWithRunner(stateDir: string): Promise<{ taskId: string; pid:
     }
     assert.ok(pid > 0, "the runner printed its pid");
     started.push(pid);
-    const journal = join(stateDir, "tasks.ndjson");
-    for (let i = 0; i < 100 && !readFileSync(journal, "utf8").includes('"pidStart"'); i++) await sleep(20);
-    assert.match(readFileSync(journal, "utf8"), /"pidStart"/, "the journal holds the leader's start time");
-    // Lost together with its watchdog, which would otherwise end the runner at once (CONTRACT 3.2).
+    // The working status, pid and start time included, is written before any output can arrive. The bridge is
+    // lost together with its watchdog, which would otherwise end the runner at once (CONTRACT 3.2).
     killToolAndWatchdog(bridge.pid);
     await bridge.waitExit();
     return { taskId: task.id, pid };
@@ -79,11 +78,13 @@ describe("leftover groups after a crash", { skip: !HAS_PROC && "needs /proc (pro
     const { taskId, pid } = await crashWithRunner(stateDir);
     const realStart = procStat(pid)?.[19];
     assert.ok(realStart, "the runner's start time is readable");
-    // As if the pid had been reused: the journal's start time is not the live process's.
-    const journal = join(stateDir, "tasks.ndjson");
-    const text = readFileSync(journal, "utf8");
-    writeFileSync(journal, text.replaceAll(`"pidStart":"${realStart}"`, `"pidStart":"${Number(realStart) - 1}"`));
-    assert.notEqual(readFileSync(journal, "utf8"), text, "the journal's start time was changed");
+    // As if the pid had been reused: the recorded start time is not the live process's.
+    const changed = editDb(stateDir, (db) =>
+      db
+        .prepare("UPDATE tasks SET pid_start = ? WHERE id = ? AND pid_start = ?")
+        .run(String(Number(realStart) - 1), taskId, realStart),
+    );
+    assert.equal(changed.changes, 1, "the recorded start time was changed");
     const bridge = new RpcBridge({ args: ["--state-dir", stateDir] });
     try {
       const task = await bridge.call("tasks/get", { id: taskId });

@@ -171,6 +171,32 @@ describe("OutputLog", () => {
     );
   });
 
+  it("property: chunksSince gives what came in after a seq; droppedBetween bounds exactly the dropped chunks", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 200 }),
+        fc.array(fc.integer({ min: 0, max: 120 }), { maxLength: 200 }),
+        fc.nat(220),
+        (limit, sizes, since) => {
+          const log = new OutputLog(limit);
+          const all = fill(log, sizes);
+          const kept = log.chunks();
+          assert.deepEqual(
+            log.chunksSince(since),
+            kept.filter((item) => item.seq > since),
+          );
+          const between = log.droppedBetween;
+          const keptSeqs = new Set(kept.map((item) => item.seq));
+          for (const item of all) {
+            const inGap = between !== undefined && item.seq > between[0] && item.seq < between[1];
+            assert.equal(inGap, !keptSeqs.has(item.seq), `chunk ${item.seq}`);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
   it("restore carries the dropped count and the kept chunks", () => {
     const log = new OutputLog(100);
     fill(

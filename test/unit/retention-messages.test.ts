@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { OutputLog } from "../../src/core/output-log.js";
-import { keptBytes, MemoryStore } from "../../src/core/store.js";
 import type { TaskRecord } from "../../src/core/task-record.js";
+import { keptBytes, MemoryStore } from "../../src/store/memory.js";
 
 function ended(id: string, text: string): TaskRecord {
   return {

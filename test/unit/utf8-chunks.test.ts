@@ -5,10 +5,10 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { Emitter } from "../../src/core/events.js";
 import { OutputLog } from "../../src/core/output-log.js";
-import { MemoryStore } from "../../src/core/store.js";
 import type { TaskRecord } from "../../src/core/task-record.js";
 import { TaskRun } from "../../src/core/task-run.js";
 import { incompleteTail, Utf8Chunks } from "../../src/core/utf8-chunks.js";
+import { MemoryStore } from "../../src/store/memory.js";
 import { BINARY_STDOUT_BYTES, binaryFixtureBytes } from "../helpers/binary-output.js";
 
 /** Cuts `bytes` at the given points (taken modulo its length, sorted). */

@@ -1,0 +1,135 @@
+// `--state-dir DIR`: the one call that opens DIR/state.db for a runtime (CONTRACT 5.5), or says in words why it
+// can't (the runtime then exits 2). SQLite is loaded here, only when a state dir is given, so other commands start
+// as fast as before.
+import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import type { Database } from "better-sqlite3";
+import type { TaskStore } from "../core/store.js";
+import { describeDbError, isDamaged } from "./db-errors.js";
+import { clearOwner, StateDirHeld, switchToWal, takeLock, writeOwner } from "./lock.js";
+import type { RecoverOptions } from "./recover.js";
+import { checkSchema, migrate, StateDbError } from "./schema.js";
+
+export const DB_FILE = "state.db";
+/** 64 MiB of 4 KiB pages. */
+const AUTO_CHECKPOINT_PAGES = 16384;
+/** The log file is cut back to this size after a checkpoint. */
+const WAL_SIZE_LIMIT = 16 * 1024 * 1024;
+
+export interface StateStoreOptions {
+  /** Output a task record keeps, both streams together. */
+  outputLimit: number;
+  /** Start-up lines and warnings (skipped rows, failed writes). */
+  log: (line: string) => void;
+  keptEnded?: number;
+  keptEndedBytes?: number;
+  flushMs?: number;
+  now?: () => Date;
+  /** Tests hand in a stand-in for the leftover killer. */
+  killLeftovers?: RecoverOptions["killLeftovers"];
+}
+
+export type OpenedStore = { ok: true; store: TaskStore } | { ok: false; message: string; exitCode: 2 };
+
+export async function openStateStore(dir: string, options: StateStoreOptions): Promise<OpenedStore> {
+  const root = resolve(dir);
+  const path = join(root, DB_FILE);
+  const fail = (message: string): OpenedStore => ({ ok: false, message, exitCode: 2 });
+  try {
+    makeDirectory(root);
+    if (!statSync(root).isDirectory()) throw Object.assign(new Error("not a directory"), { code: "ENOTDIR" });
+    accessSync(root, constants.W_OK);
+  } catch (error) {
+    return fail(`cannot use --state-dir ${root}: ${describeDbError(error)}`);
+  }
+  const [{ default: Sqlite }, { SqliteStore }, { recoverState }] = await Promise.all([
+    import("better-sqlite3"),
+    import("./sqlite.js"),
+    import("./recover.js"),
+  ]);
+  let db: Database;
+  try {
+    // No busy timeout: a state dir held by another runtime is refused at once.
+    db = new Sqlite(path, { timeout: 0 });
+  } catch (error) {
+    return fail(`cannot use --state-dir ${root}: cannot open ${path}: ${describeDbError(error)}`);
+  }
+  try {
+    prepareDatabase(db, root, path);
+    const now = options.now?.() ?? new Date();
+    const recovery = recoverState(db, path, {
+      now,
+      outputLimit: options.outputLimit,
+      warn: options.log,
+      ...(options.killLeftovers ? { killLeftovers: options.killLeftovers } : {}),
+    });
+    const store = new SqliteStore(db, path, {
+      outputLimit: options.outputLimit,
+      ...(options.keptEnded !== undefined ? { keptEnded: options.keptEnded } : {}),
+      ...(options.keptEndedBytes !== undefined ? { keptEndedBytes: options.keptEndedBytes } : {}),
+      ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
+      warn: options.log,
+      skipped: recovery.skipped,
+      onClose: () => clearOwner(root),
+    });
+    store.applyRetention();
+    writeOwner(root);
+    const { restored, interrupted, skipped, killed } = recovery;
+    if (restored > 0 || skipped.length > 0) {
+      const parts = [`restored ${restored} task(s) from ${path}`, `${interrupted} had not ended and are failed`];
+      if (skipped.length > 0) parts.push(`${skipped.length} row(s) of the wrong shape skipped`);
+      if (killed.length > 0) parts.push(`leftover processes of ${killed.length} task(s) killed`);
+      options.log(parts.join("; "));
+    }
+    return { ok: true, store };
+  } catch (error) {
+    db.close();
+    if (error instanceof StateDirHeld || error instanceof StateDbError) return fail(error.message);
+    if (isDamaged(error)) return fail(`${path} is damaged (${describeDbError(error)}); move it away to start afresh`);
+    return fail(`cannot use --state-dir ${root}: ${describeDbError(error)}`);
+  }
+}
+
+/**
+ * Takes the lock, then checks and migrates the file; throws StateDirHeld, StateDbError or SQLite's own errors.
+ * Nothing is written before the file is known to be ours, whole, and of a version this one reads.
+ */
+export function prepareDatabase(db: Database, root: string, path: string): void {
+  takeLock(db, root, path);
+  if (db.readonly) throw new StateDbError(`${path} can't be written (${describeDbError({ code: "EACCES" })})`);
+  const found = checkSchema(db, path);
+  checkIntegrity(db, path);
+  switchToWal(db, path);
+  migrate(db, path, found);
+  // A commit reaches the operating system before the call returns, so a crash of this process loses nothing; only
+  // a power cut may lose the last commits (WAL keeps the file whole either way).
+  db.pragma("synchronous = NORMAL");
+  db.pragma("foreign_keys = ON");
+  // Checkpoints copy the log into the database and wait for the disk twice: the store runs them when it has been
+  // quiet a moment (src/store/sqlite.ts), and SQLite by itself only once the log has grown this large.
+  db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
+  db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+}
+
+/** A damaged file is refused before anything in it is used or changed. */
+function checkIntegrity(db: Database, path: string): void {
+  const problems = (db.pragma("quick_check(3)") as { quick_check: string }[]).map((row) => row.quick_check);
+  if (problems.length !== 1 || problems[0] !== "ok")
+    throw new StateDbError(`${path} is damaged (${problems.join("; ")}); move it away to start afresh`);
+}
+
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdir never returns on some pseudo file systems (/proc). What it
+ * creates is for this user only: the tasks' output may hold secrets (docs/security.md, section 8).
+ */
+function makeDirectory(dir: string): void {
+  const missing: string[] = [];
+  let current = dir;
+  while (!existsSync(current)) {
+    missing.unshift(current);
+    const parent = dirname(current);
+    if (parent === current) break;
+    current = parent;
+  }
+  for (const path of missing) mkdirSync(path, { mode: 0o700 });
+}

@@ -1,0 +1,96 @@
+// A start on a state dir, under its lock (CONTRACT 5.5): every row is checked, tasks a crash left unfinished end as
+// `failed` (infrastructure, runtime_restarted) with the output they had printed, what is left of their processes
+// is killed when its identity still matches, and every size is recounted from what is stored.
+import { readFileSync } from "node:fs";
+import type { Database } from "better-sqlite3";
+import { ENDS } from "../core/outcome.js";
+import { killLeftovers } from "../core/process-identity.js";
+import { isTerminal } from "../core/task.js";
+import type { TaskRecord } from "../core/task-record.js";
+import { checkTaskRow, detailOf, recordOfRow } from "./rows.js";
+import { lastEndedSeq } from "./sqlite.js";
+
+export interface Recovery {
+  /** Tasks read back (ended ones and the unfinished ones now failed). */
+  restored: number;
+  interrupted: number;
+  /** Ids of rows of the wrong shape: never used, never changed. */
+  skipped: string[];
+  /** The unfinished tasks whose leftover processes were killed. */
+  killed: string[];
+}
+
+export interface RecoverOptions {
+  now: Date;
+  outputLimit: number;
+  warn: (line: string) => void;
+  /** Tests hand in a stand-in; the runtime kills by identity (src/core/process-identity.ts). */
+  /** Kills what an unfinished task left (src/core/process-identity.ts); true when anything was signalled. */
+  killLeftovers?: (task: TaskRecord) => boolean;
+}
+
+export function recoverState(db: Database, path: string, options: RecoverOptions): Recovery {
+  const { now, warn } = options;
+  const skipped: string[] = [];
+  const unfinished: TaskRecord[] = [];
+  let restored = 0;
+  for (const row of db.prepare("SELECT * FROM tasks").iterate() as Iterable<Record<string, unknown>>) {
+    const id = typeof row.id === "string" ? row.id : String(row.id);
+    const checked = checkTaskRow(row);
+    const record = checked.ok ? recordOfRow(checked.value, options.outputLimit) : checked;
+    if (!record.ok) {
+      skipped.push(id);
+      warn(`task ${id} in ${path} has a row of the wrong shape (${record.problem}); it is skipped`);
+      continue;
+    }
+    restored += 1;
+    if (!isTerminal(record.value.state)) unfinished.push(record.value);
+  }
+
+  // Clock ticks since boot mean nothing after a reboot, and nothing of ours outlives one: kill only on the same boot.
+  const boot = bootId();
+  const lastBoot = (db.prepare("SELECT value FROM runtime WHERE key = 'boot_id'").get() as { value?: unknown })?.value;
+  const kill = options.killLeftovers ?? killLeftovers;
+  const killed: string[] = [];
+  if (boot !== undefined && boot === lastBoot) {
+    for (const record of unfinished) {
+      if (record.pid === undefined) continue;
+      if (kill(record)) killed.push(record.id);
+    }
+  }
+
+  const update = db.prepare(
+    "UPDATE tasks SET state = ?, updated_at = ?, ended_seq = ?, detail = ? WHERE id = ? AND ended_seq IS NULL",
+  );
+  db.transaction(() => {
+    let endedSeq = lastEndedSeq(db);
+    const at = now.toISOString();
+    for (const record of unfinished) {
+      const outcome = ENDS.restarted();
+      Object.assign(record, {
+        state: outcome.state,
+        failKind: outcome.failKind,
+        reason: outcome.reason,
+        exitCode: outcome.exitCode,
+        signal: outcome.signal,
+        statusText: outcome.text,
+        endedAt: at,
+        updatedAt: at,
+      });
+      update.run(record.state, at, ++endedSeq, detailOf(record), record.id);
+    }
+    // Sizes are never believed: each task's bytes are its row's text and its stored output, counted again.
+    db.exec(`UPDATE tasks SET bytes = octet_length(detail)
+               + coalesce((SELECT sum(octet_length(text)) FROM chunks WHERE task = tasks.n), 0)`);
+    if (boot !== undefined) db.prepare("INSERT OR REPLACE INTO runtime (key, value) VALUES ('boot_id', ?)").run(boot);
+  })();
+  return { restored, interrupted: unfinished.length, skipped, killed };
+}
+
+function bootId(): string | undefined {
+  try {
+    return readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
