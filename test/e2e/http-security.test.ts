@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { assertA2a, card10 } from "../helpers/a2a-schema.js";
 import { FIXTURES, runCli } from "../helpers/cli.js";
-import { type HttpServer, send10, startHttp } from "../helpers/http-server.js";
+import { assertStatus, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 
 /** Routes under /a2a/ with a request each would take. */
 const A2A_ROUTES: Array<[string, string, unknown?]> = [
@@ -25,15 +25,6 @@ const A2A_ROUTES: Array<[string, string, unknown?]> = [
   ["GET", "/a2a/rest/extendedAgentCard"],
 ];
 const OPEN_ROUTES = ["/.well-known/agent-card.json", "/healthz"];
-
-function assertStatus(answer: { status: number; text: string; body: unknown }, http: number, status: string) {
-  assert.equal(answer.status, http, answer.text);
-  const body = answer.body as { error: { code: number; status: string; message: string; details: unknown[] } };
-  assert.equal(body.error.code, http, answer.text);
-  assert.equal(body.error.status, status, answer.text);
-  assert.equal(typeof body.error.message, "string");
-  assert.ok(Array.isArray(body.error.details));
-}
 
 describe("serve --http: start line, card, health", () => {
   let server: HttpServer;

@@ -273,6 +273,21 @@ export async function startHttp(args: string[] = [], env: NodeJS.ProcessEnv = {}
   return server;
 }
 
+/**
+ * Asserts an error answer: HTTP status `http` and a google.rpc.Status body `{ error: { code, status, message,
+ * details } }`; returns the ErrorInfo detail, when there is one.
+ */
+export function assertStatus(answer: HttpAnswer, http: number, status: string): Wire {
+  assert.equal(answer.status, http, answer.text);
+  assert.match(String(answer.headers["content-type"]), /^application\/json/);
+  const { error } = answer.body as { error: { code: number; status: string; message: string; details: Wire[] } };
+  assert.equal(error.code, http, answer.text);
+  assert.equal(error.status, status, answer.text);
+  assert.equal(typeof error.message, "string");
+  assert.ok(Array.isArray(error.details));
+  return error.details.find((detail) => detail["@type"] === "type.googleapis.com/google.rpc.ErrorInfo");
+}
+
 // ---- 1.0 requests ---------------------------------------------------------------------------------------
 
 export { ADAPTER_URI, HITL_URI } from "./rpc-client.js";
