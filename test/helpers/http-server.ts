@@ -47,14 +47,21 @@ export class SseReader {
   private waiting: (() => void) | undefined;
   ended = false;
 
-  constructor(readonly response: IncomingMessage) {
+  /** `keep` says which events to queue for `next` (a flood's output need not be kept). */
+  constructor(
+    readonly response: IncomingMessage,
+    keep: (event: SseEvent) => boolean = () => true,
+  ) {
     response.setEncoding("utf8");
     response.on("data", (chunk: string) => {
       this.buffer += chunk;
-      for (let at = this.buffer.indexOf("\n\n"); at >= 0; at = this.buffer.indexOf("\n\n")) {
-        this.events.push(parseEvent(this.buffer.slice(0, at)));
-        this.buffer = this.buffer.slice(at + 2);
+      let from = 0;
+      for (let at = this.buffer.indexOf("\n\n"); at >= 0; at = this.buffer.indexOf("\n\n", from)) {
+        const event = parseEvent(this.buffer.slice(from, at));
+        if (keep(event)) this.events.push(event);
+        from = at + 2;
       }
+      this.buffer = this.buffer.slice(from);
       this.wake();
     });
     response.on("end", () => {
@@ -100,6 +107,15 @@ export class SseReader {
     const events: SseEvent[] = [];
     for (let event = await this.next(timeoutMs); event; event = await this.next(timeoutMs)) events.push(event);
     return events;
+  }
+
+  /** Stops reading without going away: the server's writes back up. */
+  pause(): void {
+    this.response.pause();
+  }
+
+  resume(): void {
+    this.response.resume();
   }
 
   /** Stops reading: the client goes away. */
@@ -230,8 +246,8 @@ export class HttpServer {
   }
 
   /** A request whose answer is read as SSE (whatever its status: check `status` first). */
-  async stream(path: string, options: RequestOptions = {}): Promise<SseReader> {
-    return new SseReader(await this.open(path, options));
+  async stream(path: string, options: RequestOptions = {}, keep?: (event: SseEvent) => boolean): Promise<SseReader> {
+    return new SseReader(await this.open(path, options), keep);
   }
 
   /** A JSON-RPC call on /a2a/jsonrpc; resolves with the JSON-RPC response. */
