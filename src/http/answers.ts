@@ -1,5 +1,6 @@
 // How every HTTP answer is written: JSON bodies with the media type the client accepts, and refusals as a
 // google.rpc.Status body (CONTRACT 8.3).
+import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 import { httpError, type RestError } from "../a2a/v1_0/errors.js";
 
@@ -49,4 +50,16 @@ export function hasBody(c: Context): boolean {
 
 export function notFound(c: Context): Response {
   return refusal(404, "NOT_FOUND", `nothing answers ${c.req.method} ${c.req.path}`);
+}
+
+/**
+ * The request body as text. Under the node adapter it is read straight from node's IncomingMessage, which costs
+ * less than the web Request path; a chunked body has been read already by the body limit (src/http/app.ts).
+ */
+export async function bodyText(c: Context): Promise<string> {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (!incoming || incoming.readableDidRead || c.req.header("transfer-encoding") !== undefined) return c.req.text();
+  const chunks: Buffer[] = [];
+  for await (const chunk of incoming) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
 }

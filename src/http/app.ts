@@ -33,15 +33,15 @@ const CARD_CACHE = "public, max-age=60";
 
 /**
  * Bodies over `max` bytes are refused with 413. A declared Content-Length is checked without touching the body,
- * which keeps the body on the fast path; a chunked body goes through Hono's bodyLimit, which counts as it reads.
+ * which keeps the request on the adapter's fast path (Hono's bodyLimit would build a full web Request to look);
+ * only a chunked body goes through bodyLimit, which counts as it reads.
  */
 function limitBodies(max: number): MiddlewareHandler {
   const tooLarge = () => refusal(413, "RESOURCE_EXHAUSTED", `the request body is over the limit of ${max} bytes`);
   const counting = bodyLimit({ maxSize: max, onError: tooLarge });
   return async (c, next) => {
-    const length = c.req.header("content-length");
-    if (length === undefined || c.req.header("transfer-encoding") !== undefined) return counting(c, next);
-    if (Number(length) > max) return tooLarge();
+    if (c.req.header("transfer-encoding") !== undefined) return counting(c, next);
+    if (Number(c.req.header("content-length") ?? 0) > max) return tooLarge();
     await next();
   };
 }

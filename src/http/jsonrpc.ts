@@ -12,7 +12,7 @@ import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
 import { type CallContext, STREAMING_METHODS } from "../jsonrpc/methods.js";
 import { errorResponse, notARequest } from "../jsonrpc/requests.js";
 import { StreamReply } from "../jsonrpc/stream-reply.js";
-import { isJsonMediaType } from "./answers.js";
+import { bodyText, isJsonMediaType } from "./answers.js";
 import { echoExtensions, serviceParamsOf } from "./service-headers.js";
 import { replySource, sseAnswer } from "./sse.js";
 
@@ -77,7 +77,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
   return async (c) => {
     const params: ServiceParams = serviceParamsOf(c);
     echoExtensions(c, params);
-    const text = await c.req.text();
+    const text = await bodyText(c);
     const contentType = c.req.header("content-type");
     if (!isJsonMediaType(contentType)) return answer(c, contentTypeError(text, contentType));
     let value: unknown;

@@ -7,7 +7,7 @@ import { httpError, restErrorOf, restErrorOfRpc } from "../a2a/v1_0/errors.js";
 import { CoreError } from "../core/errors.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { StreamReply } from "../jsonrpc/stream-reply.js";
-import { hasBody, isJsonMediaType, json, notFound, statusAnswer } from "./answers.js";
+import { bodyText, hasBody, isJsonMediaType, json, notFound, statusAnswer } from "./answers.js";
 import { echoExtensions, serviceParamsOf } from "./service-headers.js";
 import { replySource, sseAnswer } from "./sse.js";
 
@@ -78,7 +78,7 @@ export function restRoutes(options: RestOptions): Hono {
           `expected Content-Type application/json or application/a2a+json, found ${contentType ?? "none"}`,
         ),
       };
-    const text = await c.req.text();
+    const text = await bodyText(c);
     try {
       const value: unknown = text.trim() === "" ? {} : JSON.parse(text);
       return { params: value as Record<string, unknown> };
