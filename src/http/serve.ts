@@ -2,6 +2,7 @@
 // holds the routes; the server the socket limits. Prints one JSON line when listening, logs on stderr, never
 // reads stdin.
 import type { Server } from "node:http";
+import { resolve } from "node:path";
 import { EXIT } from "../commands/exit-codes.js";
 import { createRuntime, type RuntimeOptions } from "../commands/serve-runtime.js";
 import type { Io } from "../io/io.js";
@@ -96,7 +97,7 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     `${JSON.stringify({ url, agentCard: `${url}/.well-known/agent-card.json`, tokenFile: token?.file ?? null })}\n`,
   );
   log(
-    `serving A2A on ${url} (instance ${dispatcher.instanceId}, workspace ${options.workspace}, ` +
+    `serving A2A on ${url} (instance ${dispatcher.instanceId}, workspace ${resolve(options.workspace)}, ` +
       `${token ? "bearer token required" : "no authentication"})`,
   );
 
