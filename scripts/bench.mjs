@@ -2,11 +2,15 @@
 // `npm run bench`: measures the built CLI against baselines taken in the same run and prints one JSON object
 // per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
 // Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput,
-// prompt, startup, screen, memory, concurrency, containment).
+// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, http-sse, http-streams).
 import { existsSync, readFileSync } from "node:fs";
 import { concurrency } from "./bench/concurrency.mjs";
 import { containmentEnd } from "./bench/containment.mjs";
 import { dispatchOverhead } from "./bench/dispatch.mjs";
+import { httpDispatchOverhead } from "./bench/http-dispatch.mjs";
+import { httpGetTaskRps } from "./bench/http-rps.mjs";
+import { httpSseThroughput } from "./bench/http-sse.mjs";
+import { httpIdleStreams } from "./bench/http-streams.mjs";
 import { BIN, killAll, log, round } from "./bench/lib.mjs";
 import { memory } from "./bench/memory.mjs";
 import { promptLatency } from "./bench/prompt.mjs";
@@ -23,6 +27,10 @@ const GROUPS = {
   memory,
   concurrency,
   containment: containmentEnd,
+  "http-dispatch": httpDispatchOverhead,
+  "http-rps": httpGetTaskRps,
+  "http-sse": httpSseThroughput,
+  "http-streams": httpIdleStreams,
 };
 
 const argv = process.argv.slice(2);

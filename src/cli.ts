@@ -3,6 +3,7 @@ import { readFileSync, statSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { EXIT } from "./commands/exit-codes.js";
 import type { RunOptions } from "./commands/run.js";
+import type { HttpServeOptions } from "./http/serve.js";
 import type { ServeOptions } from "./stdio/serve.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
@@ -11,6 +12,11 @@ export const VERSION = pkg.version;
 const positiveInt = (value: string) => {
   if (!/^[1-9]\d*$/.test(value))
     throw new InvalidArgumentError(`expected a whole number of at least 1, found "${value}"`);
+  return Number(value);
+};
+const port = (value: string) => {
+  if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
+    throw new InvalidArgumentError(`expected a port number from 0 to 65535, found "${value}"`);
   return Number(value);
 };
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -28,7 +34,12 @@ const directory = (value: string) => {
 
 // Type-only imports: the commands themselves are loaded when they run, so each stays quick to start.
 type RunFlags = Omit<RunOptions, "json"> & { json?: boolean };
-type ServeFlags = Omit<ServeOptions, "version">;
+type ServeFlags = Omit<ServeOptions, "version"> &
+  Omit<HttpServeOptions, "version"> & { stdio?: boolean; http?: boolean };
+
+/** Options that belong to one binding only; given to the other, they are a usage error. */
+const STDIO_ONLY = ["maxLineBytes"];
+const HTTP_ONLY = ["host", "port", "tokenFile", "auth", "allowOrigin", "maxBodyBytes"];
 
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
@@ -82,18 +93,45 @@ export async function main(argv: string[]): Promise<number> {
 
   program
     .command("serve")
-    .description("serve A2A 0.3 JSON-RPC over stdio (NDJSON), backed by the same dispatcher")
-    .requiredOption("--stdio", "speak JSON-RPC on stdin/stdout")
+    .description("serve A2A backed by the same dispatcher: JSON-RPC over stdio (--stdio), or over HTTP (--http)")
+    .option("--stdio", "speak JSON-RPC on stdin/stdout")
+    .option("--http", "serve A2A over HTTP: JSON-RPC and HTTP+JSON, streams as SSE")
     .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", directory, process.cwd())
     .option("--instance <id>", "this runtime's instance id (default: a new UUID)")
     .option("--max-concurrent <n>", "commands running at once; more wait in submitted", positiveInt, 4)
     .option("--state-dir <dir>", "keep tasks in <dir>/state.db (SQLite) so they survive a restart; one runtime per dir")
-    .option("--max-line-bytes <n>", "the longest request line accepted (default 1 MiB)", positiveInt)
     .option("--settle-ms <ms>", "quiet time before a prompt is raised (default 150)", positiveInt)
     .option("--max-output-bytes <n>", "output each task record keeps (default 8 MiB)", positiveInt)
-    .action(async (flags: ServeFlags) => {
-      const { serveStdio } = await import("./stdio/serve.js");
-      code = await serveStdio({ ...flags, version: VERSION }, io);
+    .option("--max-line-bytes <n>", "--stdio: the longest request line accepted (default 1 MiB)", positiveInt)
+    .option("--host <host>", "--http: the address to listen on", "127.0.0.1")
+    .option("--port <port>", "--http: the port to listen on; 0 picks a free one", port, 41241)
+    .option(
+      "--token-file <file>",
+      "--http: read the bearer token from this file (else $ADAPTER_COMMAND_TOKEN, else a new one)",
+    )
+    .option("--no-auth", "--http: accept requests without a token (loopback hosts only)")
+    .option("--allow-origin <origin>", "--http: let web pages from this origin call (repeatable; CORS)", collect, [])
+    .option("--max-body-bytes <n>", "--http: the largest request body accepted (default 1 MiB)", positiveInt, 1048576)
+    .action(async (flags: ServeFlags, command: Command) => {
+      const given = (names: string[]) => names.filter((name) => command.getOptionValueSource(name) === "cli");
+      const usage = (text: string) => {
+        process.stderr.write(`adapter-command serve: ${text}\n(run adapter-command serve --help for usage)\n`);
+        code = EXIT.usage;
+      };
+      if (flags.stdio === flags.http) return usage("expected exactly one of --stdio and --http");
+      const foreign = given(flags.stdio ? HTTP_ONLY : STDIO_ONLY);
+      if (foreign.length > 0) {
+        const flag = (name: string) =>
+          `--${name === "auth" ? "no-auth" : name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
+        return usage(`${foreign.map(flag).join(", ")} cannot be used with --${flags.stdio ? "stdio" : "http"}`);
+      }
+      if (flags.stdio) {
+        const { serveStdio } = await import("./stdio/serve.js");
+        code = await serveStdio({ ...flags, version: VERSION }, io);
+      } else {
+        const { serveHttp } = await import("./http/serve.js");
+        code = await serveHttp({ ...flags, version: VERSION }, io);
+      }
     });
 
   program

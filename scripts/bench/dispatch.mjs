@@ -2,17 +2,42 @@
 // against spawning that runner directly with node.
 import { Bridge, log, median, now, runNode, runnerOf, sendParams, withTimeout } from "./lib.mjs";
 
-export async function dispatchOverhead({ quick }) {
-  const runs = quick ? 10 : 30;
-  const warmup = 3;
+/**
+ * Times `via` (one dispatch of the noop runner through a server) against spawning the runner directly, `runs`
+ * pairs after `warmup` pairs; resolves with both lists of milliseconds.
+ */
+export async function versusDirect(via, { runs, warmup = 3 }) {
   const runner = runnerOf("noop");
-  const bridge = new Bridge();
   const direct = async () => {
     const t0 = now();
     const exit = await runNode(runner.args, { cwd: runner.cwd, stdout: "pipe" });
     if (exit.code !== 0) throw new Error(`direct runner exited ${exit.code}: ${exit.stderr}`);
     return now() - t0;
   };
+  const viaMs = [];
+  const nodeMs = [];
+  for (let i = 0; i < warmup + runs; i++) {
+    // Alternate which goes first, so that drift in the machine's load falls on both sides alike.
+    let d;
+    let b;
+    if (i % 2 === 0) {
+      d = await direct();
+      b = await via();
+    } else {
+      b = await via();
+      d = await direct();
+    }
+    if (i >= warmup) {
+      nodeMs.push(d);
+      viaMs.push(b);
+    }
+  }
+  return { viaMs, nodeMs };
+}
+
+export async function dispatchOverhead({ quick }) {
+  const runs = quick ? 10 : 30;
+  const bridge = new Bridge();
   const viaBridge = async () => {
     const t0 = now();
     const task = await withTimeout(
@@ -23,29 +48,14 @@ export async function dispatchOverhead({ quick }) {
     if (task.status.state !== "completed") throw new Error(`task ended ${task.status.state}`);
     return now() - t0;
   };
-  const bridgeMs = [];
-  const nodeMs = [];
+  let times;
   try {
     await bridge.ready();
-    for (let i = 0; i < warmup + runs; i++) {
-      // Alternate which goes first, so that drift in the machine's load falls on both sides alike.
-      let d;
-      let b;
-      if (i % 2 === 0) {
-        d = await direct();
-        b = await viaBridge();
-      } else {
-        b = await viaBridge();
-        d = await direct();
-      }
-      if (i >= warmup) {
-        nodeMs.push(d);
-        bridgeMs.push(b);
-      }
-    }
+    times = await versusDirect(viaBridge, { runs });
   } finally {
     await bridge.close();
   }
+  const { viaMs: bridgeMs, nodeMs } = times;
   const b = median(bridgeMs);
   const d = median(nodeMs);
   const paired = median(bridgeMs.map((x, i) => x - nodeMs[i]));

@@ -12,7 +12,7 @@ const LINE = 1024;
 const PATTERN = Buffer.from(`${"x".repeat(LINE - 1)}\n`.repeat(65));
 
 /** Checks a byte stream against the flood runner's output as it arrives; a compare costs next to nothing. */
-class FloodCheck {
+export class FloodCheck {
   bytes = 0;
   ok = true;
 
@@ -123,7 +123,7 @@ function rawPipe(total) {
   });
 }
 
-function jsonPipe(total) {
+export function jsonPipe(total) {
   const producer = fileURLToPath(new URL("./json-flood.mjs", import.meta.url));
   const child = spawnProducer([producer], process.cwd(), total);
   const listeners = new Set();
@@ -151,7 +151,7 @@ export function assertRebuilt(what, total, { check }) {
   }
 }
 
-function rateOf(what, total, run) {
+export function rateOf(what, total, run) {
   assertRebuilt(what, total, run);
   return total / MiB / ((run.end - run.first) / 1000);
 }

@@ -11,12 +11,14 @@ import { runCli, sleep } from "../helpers/cli.js";
 import { answerParams, echoParams, envelopeParams } from "../helpers/envelopes.js";
 import { startWithPid } from "../helpers/fixture-output.js";
 import {
+  childOf,
   groupGoneWithin,
   groupRunning,
   killGroup,
   killToolAndWatchdog,
   procStat,
   rssKiB,
+  written,
 } from "../helpers/processes.js";
 import { artifactText, type TaskEvent, type Wire } from "../helpers/wire.js";
 
@@ -416,30 +418,6 @@ describe("serve --stdio: --state-dir restart", () => {
     assert.deepEqual(second.protocolProblems, []);
   });
 });
-
-/** The pid of the bridge's child running `fixture` (its cwd is the fixture directory). */
-function childOf(bridgePid: number, fixture: string): number | undefined {
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (Number(procStat(entry)?.[1]) !== bridgePid) continue;
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(`/${fixture}/`)) return Number(entry);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return undefined;
-}
-
-/** Bytes a process has written (`wchar` of /proc/<pid>/io), or undefined where it can't be read. */
-function written(pid: number): number | undefined {
-  try {
-    const match = /^wchar:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"));
-    return match ? Number(match[1]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 describe("serve --stdio: backpressure", () => {
   it("a consumer that stops reading: the bridge's memory stays bounded; then everything arrives, the task completes", async (t) => {

@@ -193,3 +193,42 @@ export function rssKiB(pid: number): number | undefined {
   const bytes = rssOf(pid);
   return bytes === undefined ? undefined : bytes / 1024;
 }
+
+/** The child of `parentPid` whose command line runs the fixture `fixture`, or undefined when there is none. */
+export function childOf(parentPid: number, fixture: string): number | undefined {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(procStat(entry)?.[1]) !== parentPid) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(`/${fixture}/`)) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
+/** Bytes a process has written (`wchar` of /proc/<pid>/io), or undefined where it can't be read. */
+export function written(pid: number): number | undefined {
+  try {
+    const match = /^wchar:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Running processes whose environment has `name=value` (tasks carry AIWG_A2A_INSTANCE_ID, CONTRACT 3.2). */
+export function processesWithEnv(name: string, value: string): number[] {
+  const wanted = `${name}=${value}`;
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry) || !pidRunning(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, "utf8").split("\0").includes(wanted)) found.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found;
+}

@@ -113,7 +113,7 @@ export function restErrorOf(error: CoreError): RestError {
       error: {
         code: entry.http,
         status: entry.status,
-        message: entry.message ?? error.message,
+        message: messageOf(error, entry),
         details: detailsOf(error, entry),
       },
     },
@@ -124,4 +124,21 @@ export function restErrorOf(error: CoreError): RestError {
 export function httpError(http: number, status: string, message: string, reason?: string): RestError["body"] {
   const details: Detail[] = reason ? [{ "@type": ERROR_INFO, reason, domain: A2A_DOMAIN, metadata: {} }] : [];
   return { error: { code: http, status, message, details } };
+}
+
+/**
+ * The REST answer of a 1.0 JSON-RPC error: the HTTP+JSON binding answers through the same method table, so its
+ * errors arrive as JSON-RPC errors and find their row again by code and ErrorInfo reason (CONTRACT 8.3).
+ */
+export function restErrorOfRpc(error: RpcError): RestError {
+  const details = Array.isArray(error.data) ? (error.data as Detail[]) : [];
+  const info = details.find((detail) => detail["@type"] === ERROR_INFO);
+  const reason = info && "reason" in info ? info.reason : undefined;
+  const entry = Object.values(TABLE).find((row) => row.code === error.code && row.reason === reason);
+  const [http, status] = entry
+    ? [entry.http, entry.status]
+    : error.code === A2A_CODES.invalidParams || error.code === A2A_CODES.invalidRequest
+      ? [400, "INVALID_ARGUMENT"]
+      : [500, "INTERNAL"];
+  return { http, body: { error: { code: http, status, message: error.message, details } } };
 }

@@ -1,0 +1,108 @@
+// HTTP figure 2: GetTask of a stored task (about 2.5 KB of JSON) over 64 keep-alive connections, autocannon in a
+// process of its own, against the official @a2a-js/sdk 1.3 express server holding the same task, and a bare
+// node:http server answering the same bytes (the ceiling).
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { autocannon, HttpBridge, send10, startScript } from "./http-lib.mjs";
+import { log } from "./lib.mjs";
+
+const TARGET_BYTES = 2560;
+const server = (name) => fileURLToPath(new URL(`./servers/${name}.mjs`, import.meta.url));
+
+/** An echo task whose GetTask answer is about TARGET_BYTES long; resolves with its id and that answer's text. */
+async function storedTask(bridge) {
+  const answerOf = async (id) => {
+    const response = await bridge.open("POST", "/a2a/jsonrpc", getTask(id));
+    let text = "";
+    for await (const chunk of response) text += chunk;
+    return text;
+  };
+  const probe = (await bridge.call("SendMessage", send10(undefined, { text: "x" }))).task.id;
+  // The text is in the task twice: the request in its history, and the echoed output.
+  const base = Buffer.byteLength(await answerOf(probe));
+  const text = "x".repeat(Math.max(1, Math.floor((TARGET_BYTES - base) / 2)));
+  const { id } = (await bridge.call("SendMessage", send10(undefined, { text }))).task;
+  return { id, answer: await answerOf(id) };
+}
+
+const getTask = (id) => ({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id } });
+
+/** The run with the median rate of requests. */
+const medianRun = (runs) =>
+  [...runs].sort((a, b) => a.requests.average - b.requests.average)[Math.floor(runs.length / 2)];
+
+export async function httpGetTaskRps({ quick }) {
+  const seconds = quick ? 2 : 5;
+  const warmup = quick ? 1 : 2;
+  const rounds = quick ? 1 : 3;
+  const dir = mkdtempSync(join(tmpdir(), "adapter-command-bench-"));
+  const bridge = new HttpBridge();
+  const others = [];
+  const runs = { ours: [], sdk: [], bare: [] };
+  let bytes;
+  try {
+    await bridge.ready();
+    const { id, answer } = await storedTask(bridge);
+    bytes = Buffer.byteLength(answer);
+    writeFileSync(join(dir, "answer.json"), answer);
+    writeFileSync(join(dir, "task.json"), JSON.stringify(JSON.parse(answer).result));
+    const sdk = await startScript(server("sdk"), [join(dir, "task.json")]);
+    others.push(sdk);
+    const bare = await startScript(server("bare"), [join(dir, "answer.json")]);
+    others.push(bare);
+    const body = JSON.stringify(getTask(id));
+    const headers = { "Content-Type": "application/json", "A2A-Version": "1.0" };
+    const targets = {
+      ours: [bridge.url, { ...headers, Authorization: `Bearer ${bridge.token}` }],
+      sdk: [sdk.url, headers],
+      bare: [bare.url, headers],
+    };
+    // Rounds take turns, so that changes in the machine's load fall on every server alike.
+    for (let round = 0; round < rounds; round++)
+      for (const [name, [url, h]] of Object.entries(targets))
+        runs[name].push(await autocannon(`${url}/a2a/jsonrpc`, { body, headers: h, seconds, warmup }));
+  } finally {
+    for (const other of others) await other.stop();
+    await bridge.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const picked = Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, medianRun(list)]));
+  const rps = (run) => run.requests.average;
+  const p99 = (run) => run.latency.p99;
+  for (const [name, list] of Object.entries(runs))
+    log(`GetTask ${name}: ${list.map((run) => `${rps(run).toFixed(0)} req/s (p99 ${p99(run)} ms)`).join(", ")}`);
+  const ours = picked.ours;
+  const vsSdk = rps(ours) / rps(picked.sdk);
+  const vsBare = rps(ours) / rps(picked.bare);
+  const common = {
+    value: rps(ours),
+    unit: "req/s",
+    answer_bytes: bytes,
+    connections: 64,
+    seconds,
+    rounds,
+    p99_ms: p99(ours),
+  };
+  return [
+    {
+      name: "http_get_task_rps",
+      ...common,
+      baseline: rps(picked.sdk),
+      ratio: vsSdk,
+      goal: ">= 3 x the @a2a-js/sdk express server, with a lower p99",
+      meets: vsSdk >= 3 && p99(ours) < p99(picked.sdk),
+      baseline_p99_ms: p99(picked.sdk),
+    },
+    {
+      name: "http_get_task_rps_vs_ceiling",
+      ...common,
+      baseline: rps(picked.bare),
+      ratio: vsBare,
+      goal: ">= 0.6 x a bare node:http server answering the same bytes",
+      meets: vsBare >= 0.6,
+      baseline_p99_ms: p99(picked.bare),
+    },
+  ];
+}

@@ -1,0 +1,59 @@
+// The checks every route passes before anything else (CONTRACT 8.1): the Host names this server (DNS rebinding),
+// an Origin is one that --allow-origin lists, and only then CORS headers. docs/security.md.
+import type { MiddlewareHandler } from "hono";
+import { cors } from "hono/cors";
+import { refusal } from "./answers.js";
+
+/** Headers a browser client may send and read (CONTRACT 7.6, 8.3). */
+const REQUEST_HEADERS = [
+  "Authorization",
+  "Content-Type",
+  "Accept",
+  "A2A-Version",
+  "A2A-Extensions",
+  "X-A2A-Extensions",
+];
+const EXPOSED_HEADERS = ["A2A-Extensions", "WWW-Authenticate", "Retry-After", "ETag"];
+
+export function hostGuard(allowed: Set<string>): MiddlewareHandler {
+  return async (c, next) => {
+    const host = c.req.header("host")?.toLowerCase();
+    if (host === undefined || !allowed.has(host))
+      return refusal(403, "PERMISSION_DENIED", `Host ${host ?? "(none)"} does not name this server`);
+    await next();
+  };
+}
+
+/** The origin of a `--allow-origin` value (`scheme://host[:port]`), or undefined when it is not one. */
+export function parseOrigin(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return undefined;
+  return value.replace(/\/$/, "").toLowerCase() === url.origin ? url.origin : undefined;
+}
+
+/** Refuses a foreign Origin; for an allowed one, CORS headers and answers to preflight requests. */
+export function originGuards(origins: readonly string[]): MiddlewareHandler[] {
+  const allowed = new Set(origins);
+  const guard: MiddlewareHandler = async (c, next) => {
+    const origin = c.req.header("origin");
+    if (origin !== undefined && !allowed.has(origin.toLowerCase()))
+      return refusal(403, "PERMISSION_DENIED", `Origin ${origin} is not allowed (see --allow-origin)`);
+    await next();
+  };
+  if (allowed.size === 0) return [guard];
+  return [
+    guard,
+    cors({
+      origin: (origin) => (allowed.has(origin.toLowerCase()) ? origin : null),
+      allowMethods: ["GET", "POST", "DELETE", "OPTIONS"],
+      allowHeaders: REQUEST_HEADERS,
+      exposeHeaders: EXPOSED_HEADERS,
+      maxAge: 600,
+    }),
+  ];
+}

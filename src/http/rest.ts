@@ -1,0 +1,119 @@
+// The HTTP+JSON binding under /a2a/rest (CONTRACT 8.2, 8.3): each route is one A2A 1.0 method of the shared method
+// table, called with the path, query and body as its params; answers are the 1.0 objects, errors a google.rpc.Status
+// with the HTTP status of the error table, and streams SSE events of StreamResponses.
+import { type Context, Hono } from "hono";
+import type { JSONRPCServer } from "json-rpc-2.0";
+import { httpError, restErrorOf, restErrorOfRpc } from "../a2a/v1_0/errors.js";
+import { CoreError } from "../core/errors.js";
+import type { CallContext } from "../jsonrpc/methods.js";
+import { StreamReply } from "../jsonrpc/stream-reply.js";
+import { bodyText, hasBody, isJsonMediaType, json, notFound, statusAnswer } from "./answers.js";
+import { echoExtensions, serviceParamsOf } from "./service-headers.js";
+import { replySource, sseAnswer } from "./sse.js";
+
+export interface RestOptions {
+  methods: JSONRPCServer<CallContext>;
+  log(line: string): void;
+  keepAliveMs?: number;
+}
+
+/** Seconds a client is asked to wait after a 503 (the queue of waiting tasks is full). */
+const RETRY_AFTER_S = "5";
+
+const NUMBERS = new Set(["pageSize", "page_size", "historyLength", "history_length"]);
+const BOOLEANS = new Set(["includeArtifacts", "include_artifacts"]);
+
+/** Query parameters as params: whole numbers and booleans where the method takes them; the rest as strings. */
+export function queryParams(query: Record<string, string>): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (key === "A2A-Version") continue;
+    if (NUMBERS.has(key) && /^-?\d+$/.test(value)) params[key] = Number(value);
+    else if (BOOLEANS.has(key) && (value === "true" || value === "false")) params[key] = value === "true";
+    else params[key] = value;
+  }
+  return params;
+}
+
+const refuse = (code: CoreError["code"], message: string) => statusAnswer(restErrorOf(new CoreError(code, message)));
+
+export function restRoutes(options: RestOptions): Hono {
+  const { methods, log } = options;
+  const rest = new Hono();
+
+  const call = async (c: Context, method: string, params: unknown): Promise<Response> => {
+    const service = serviceParamsOf(c);
+    echoExtensions(c, service);
+    const response = await methods.receive(
+      { jsonrpc: "2.0", id: 0, method, params: params as object },
+      {
+        headers: service,
+      },
+    );
+    if (response?.error) {
+      const error = restErrorOfRpc(response.error);
+      return statusAnswer(error, error.http === 503 ? { "Retry-After": RETRY_AFTER_S } : {});
+    }
+    const result = response?.result;
+    if (!(result instanceof StreamReply)) return json(c, result);
+    const errorData = (error: unknown) => {
+      log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
+      return JSON.stringify(httpError(500, "INTERNAL", "internal error while following the task"));
+    };
+    return sseAnswer(
+      c,
+      replySource(result, (text) => text, errorData),
+      options.keepAliveMs,
+    );
+  };
+
+  /** The request's JSON body as params (an empty body is `{}`), or the refusal of a body that is not JSON. */
+  const body = async (c: Context): Promise<{ params: Record<string, unknown> } | { refusal: Response }> => {
+    if (!hasBody(c)) return { params: {} };
+    const contentType = c.req.header("content-type");
+    if (!isJsonMediaType(contentType))
+      return {
+        refusal: refuse(
+          "content_type_not_supported",
+          `expected Content-Type application/json or application/a2a+json, found ${contentType ?? "none"}`,
+        ),
+      };
+    const text = await bodyText(c);
+    try {
+      const value: unknown = text.trim() === "" ? {} : JSON.parse(text);
+      return { params: value as Record<string, unknown> };
+    } catch (error) {
+      return { refusal: refuse("invalid_params", `expected a JSON body: ${(error as Error).message}`) };
+    }
+  };
+
+  const withBody = (method: string) => async (c: Context) => {
+    const read = await body(c);
+    return "refusal" in read ? read.refusal : call(c, method, read.params);
+  };
+
+  rest.post("/message:send", withBody("SendMessage"));
+  rest.post("/message:stream", withBody("SendStreamingMessage"));
+  rest.get("/tasks", (c) => call(c, "ListTasks", queryParams(c.req.query())));
+
+  const push = () => refuse("push_not_supported", "push notifications are not supported");
+  rest.all("/tasks/:id/pushNotificationConfigs", push);
+  rest.all("/tasks/:id/pushNotificationConfigs/*", push);
+  rest.get("/extendedAgentCard", () => refuse("extended_card_not_configured", "no extended agent card is configured"));
+
+  // `{id}`, `{id}:cancel` and `{id}:subscribe` are one path segment.
+  rest.on(["GET", "POST"], "/tasks/:ref", async (c) => {
+    const ref = c.req.param("ref");
+    const action = /^(.*):(cancel|subscribe)$/.exec(ref);
+    const read = c.req.method === "POST" ? await body(c) : { params: {} };
+    if ("refusal" in read) return read.refusal;
+    if (!action) {
+      if (c.req.method !== "GET") return notFound(c);
+      return call(c, "GetTask", { ...queryParams(c.req.query()), id: ref });
+    }
+    const [, id, verb] = action;
+    if (verb === "cancel" && c.req.method !== "POST") return notFound(c);
+    return call(c, verb === "cancel" ? "CancelTask" : "SubscribeToTask", { ...read.params, id });
+  });
+  return rest;
+}

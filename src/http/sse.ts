@@ -1,0 +1,73 @@
+// A stream as Server-Sent Events (CONTRACT 8.4), on Hono's SSE helper: one `data:` event per item, each written
+// before the next is pulled, so a client that stops reading holds its task's output at the task stream's mark
+// instead of filling memory; a comment while idle keeps proxies and clients from timing out; a client that goes
+// away stops the following (the task goes on).
+import type { Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import type { StreamReply } from "../jsonrpc/stream-reply.js";
+
+/** What an SSE answer sends: items as JSON text. */
+export interface SseSource {
+  /** The first item (the request's answer already exists when the stream starts). */
+  first: string;
+  /** The next item, or undefined once the stream is over. */
+  next(): Promise<string | undefined>;
+  /** The client went away: stop following. */
+  close(): void;
+  /** The data of the `event: error` that ends a stream that failed after its first item. */
+  errorData(error: unknown): string;
+}
+
+export const KEEP_ALIVE_MS = 15_000;
+
+export function sseAnswer(c: Context, source: SseSource, keepAliveMs = KEEP_ALIVE_MS): Response {
+  return streamSSE(c, async (stream) => {
+    let writing = false;
+    const write = async (text: string) => {
+      writing = true;
+      await stream.write(text);
+      writing = false;
+      idle.refresh();
+    };
+    // A write still waiting for the client is left alone: comments must not pile up behind it.
+    const idle = setTimeout(function keepAlive() {
+      if (!writing && !stream.aborted) void write(": keep-alive\n\n");
+      else idle.refresh();
+    }, keepAliveMs);
+    stream.onAbort(() => source.close());
+    try {
+      await write(`data: ${source.first}\n\n`);
+      for (;;) {
+        let item: string | undefined;
+        try {
+          item = await source.next();
+        } catch (error) {
+          if (!stream.aborted) await write(`event: error\ndata: ${source.errorData(error)}\n\n`);
+          break;
+        }
+        if (item === undefined || stream.aborted) break;
+        await write(`data: ${item}\n\n`);
+      }
+    } finally {
+      clearTimeout(idle);
+      if (stream.aborted) source.close();
+    }
+  });
+}
+
+/** The items of a stream reply, each item's JSON text passed through `wrap` (the JSON-RPC envelope, or none). */
+export function replySource(
+  reply: StreamReply,
+  wrap: (text: string) => string,
+  errorData: (error: unknown) => string,
+): SseSource {
+  return {
+    first: wrap(JSON.stringify(reply.first)),
+    next: async () => {
+      const step = await reply.rest.next();
+      return step.done ? undefined : wrap(reply.encode(step.value));
+    },
+    close: () => reply.close(),
+    errorData,
+  };
+}

@@ -1,0 +1,183 @@
+// `serve --http` over time (CONTRACT 8.1, 8.4): SIGTERM with open streams and a blocking send, a client that goes
+// away, and a client that stops reading.
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { afterEach, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { assertA2a } from "../helpers/a2a-schema-card.js";
+import { envelopeParams } from "../helpers/envelopes.js";
+import { type HttpServer, type SseReader, send10, startHttp } from "../helpers/http-server.js";
+import { childOf, groupGoneWithin, killGroup, processesWithEnv, rssOf, written } from "../helpers/processes.js";
+import type { Wire } from "../helpers/wire.js";
+
+const servers: HttpServer[] = [];
+const groups: number[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+  for (const pgid of groups.splice(0)) killGroup(pgid);
+});
+
+async function serverOf(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<HttpServer> {
+  const server = await startHttp(args, env);
+  servers.push(server);
+  return server;
+}
+
+const hang = (extra: Record<string, unknown> = {}) =>
+  send10("hang", { envelope: { working_dir: "pid-hang", timeout_seconds: 60 }, ...extra });
+
+/** Reads events until the runner's `pid <n>` line; returns its process group. */
+async function pidOf(stream: SseReader, text: (data: Wire) => string | undefined): Promise<number> {
+  for (let event = await stream.next(); event; event = await stream.next()) {
+    const match = /pid (\d+)/.exec(text(event.data) ?? "");
+    if (match) {
+      groups.push(Number(match[1]));
+      return Number(match[1]);
+    }
+  }
+  throw new Error("the stream ended before the runner printed its pid");
+}
+
+const restText = (data: Wire) => data.artifactUpdate?.artifact.parts[0].text;
+
+describe("serve --http: shutdown", () => {
+  it("SIGTERM with open streams on both bindings and a blocking send: final events, exit 0 within 5 s, no child left", async () => {
+    const instance = `http-shutdown-${randomUUID()}`;
+    const server = await serverOf(["--instance", instance]);
+    const rest = await server.stream("/a2a/rest/message:stream", { method: "POST", body: hang() });
+    const rpc10 = await server.stream("/a2a/jsonrpc", {
+      method: "POST",
+      body: { jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: hang() },
+    });
+    const rpc03 = await server.stream("/a2a/jsonrpc", {
+      method: "POST",
+      body: {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "message/stream",
+        params: envelopeParams("pid-hang", { envelope: { timeout_seconds: 60 } }),
+      },
+    });
+    const pgids = [
+      await pidOf(rest, restText),
+      await pidOf(rpc10, (data) => restText(data.result)),
+      await pidOf(rpc03, (data) => data.result.artifact?.parts[0].text),
+    ];
+    const blocking = server.fetch("/a2a/rest/message:send", { method: "POST", body: hang() });
+    await sleep(300);
+    assert.ok(processesWithEnv("AIWG_A2A_INSTANCE_ID", instance).length >= 4, "four runners are running");
+
+    const exit = await server.close();
+    assert.equal(exit.code, 0, server.stderr);
+    assert.ok(exit.ms < 5000, `exited after ${exit.ms} ms`);
+
+    const last = async (stream: SseReader) => (await stream.rest()).at(-1)?.data;
+    const restLast = await last(rest);
+    assertA2a("Stream Response", restLast);
+    assert.equal(restLast.statusUpdate.status.state, "TASK_STATE_CANCELED");
+    assert.equal((await last(rpc10)).result.statusUpdate.status.state, "TASK_STATE_CANCELED");
+    const final03 = (await last(rpc03)).result;
+    assert.equal(final03.final, true);
+    assert.equal(final03.status.state, "canceled");
+    const answered = await blocking;
+    assert.equal(answered.status, 200, answered.text);
+    assert.equal(answered.body.task.status.state, "TASK_STATE_CANCELED");
+    for (const pgid of pgids) assert.ok(await groupGoneWithin(pgid, 1000), `group ${pgid} is gone`);
+    assert.deepEqual(processesWithEnv("AIWG_A2A_INSTANCE_ID", instance), [], "no runner of this server is left");
+  });
+
+  it("SIGINT with a client that does not read its stream: still exit 0 within 5 s, no child left", async () => {
+    const instance = `http-sigint-${randomUUID()}`;
+    const server = await serverOf(["--instance", instance], { FIXTURE_BYTES: String(512 * 1024 * 1024) });
+    const stream = await server.stream(
+      "/a2a/rest/message:stream",
+      { method: "POST", body: send10("flood", { envelope: { working_dir: "flood", timeout_seconds: 60 } }) },
+      () => false,
+    );
+    stream.pause();
+    await sleep(500);
+    const t0 = Date.now();
+    server.child.kill("SIGINT");
+    const exit = await server.exited;
+    assert.equal(exit.code, 0, server.stderr);
+    assert.ok(Date.now() - t0 < 5000, `exited after ${Date.now() - t0} ms`);
+    stream.destroy();
+    await sleep(200);
+    assert.deepEqual(processesWithEnv("AIWG_A2A_INSTANCE_ID", instance), []);
+  });
+});
+
+describe("serve --http: clients that leave or stop reading", () => {
+  it("a client that goes away stops following; the task goes on and can be followed again", async () => {
+    const server = await serverOf();
+    const stream = await server.stream("/a2a/rest/message:stream", { method: "POST", body: hang() });
+    const pgid = await pidOf(stream, restText);
+    const taskId = (await server.fetch("/a2a/rest/tasks?pageSize=1")).body.tasks[0].id;
+    stream.destroy();
+    await sleep(300);
+    const task = (await server.fetch(`/a2a/rest/tasks/${taskId}`)).body;
+    assert.equal(task.status.state, "TASK_STATE_WORKING");
+    assert.ok(!(await groupGoneWithin(pgid, 200)), "the runner still runs");
+    const again = await server.stream(`/a2a/rest/tasks/${taskId}:subscribe`);
+    assert.equal((await again.next())?.data.task.id, taskId);
+    await server.fetch(`/a2a/rest/tasks/${taskId}:cancel`, { method: "POST" });
+    assert.equal((await again.rest()).at(-1)?.data.statusUpdate.status.state, "TASK_STATE_CANCELED");
+    assert.ok(await groupGoneWithin(pgid, 5000));
+  });
+
+  it("a client that stops reading holds its task's output: memory stays bounded; then every byte arrives", async (t) => {
+    const FLOOD = 200 * 1024 * 1024;
+    const server = await serverOf([], { FIXTURE_BYTES: String(FLOOD) });
+    let bytes = 0;
+    const stream = await server.stream(
+      "/a2a/rest/message:stream",
+      { method: "POST", body: send10("flood", { envelope: { working_dir: "flood", timeout_seconds: 120 } }) },
+      (event) => {
+        const text = event.data?.artifactUpdate?.artifact.parts[0].text;
+        if (text === undefined) return true;
+        bytes += Buffer.byteLength(text);
+        return false;
+      },
+    );
+    stream.pause();
+    const samples: number[] = [];
+    const wrote: number[] = [];
+    let child: number | undefined;
+    for (let i = 0; i < 6; i++) {
+      await sleep(500);
+      child ??= childOf(server.pid, "flood");
+      const rss = rssOf(server.pid);
+      if (rss !== undefined) samples.push(rss);
+      const w = child === undefined ? undefined : written(child);
+      if (w !== undefined) wrote.push(w);
+    }
+    t.diagnostic(`server VmRSS samples (bytes): ${samples.join(", ")}; runner wchar: ${wrote.join(", ")}`);
+    assert.ok(child !== undefined, "the flood runner runs");
+    const peakMiB = Math.max(...samples) / 1024 / 1024;
+    assert.ok(
+      peakMiB < 200,
+      `the server's RSS stays under 200 MiB while nobody reads (peak ${peakMiB.toFixed(1)} MiB)`,
+    );
+    assert.ok(wrote.length >= 2);
+    const progressed = (wrote.at(-1) as number) - (wrote[1] as number);
+    assert.ok(progressed < 16 * 1024 * 1024, `the runner wrote ${progressed} bytes while the stream was not read`);
+
+    stream.resume();
+    const events = await stream.rest(60_000);
+    assert.equal(events.at(-1)?.data.statusUpdate.status.state, "TASK_STATE_COMPLETED");
+    assert.equal(bytes, FLOOD, "every byte of the runner's stdout reached the stream");
+  });
+
+  it("many clients at once: 50 streams and 50 sends in parallel are all served", async () => {
+    const server = await serverOf(["--max-concurrent", "8"]);
+    const streams = Array.from({ length: 50 }, (_, i) =>
+      server.stream("/a2a/rest/message:stream", { method: "POST", body: send10(`s${i}`) }),
+    );
+    const sends = Array.from({ length: 50 }, (_, i) =>
+      server.fetch("/a2a/rest/message:send", { method: "POST", body: send10(`m${i}`) }),
+    );
+    for (const answer of await Promise.all(sends)) assert.equal(answer.body.task.status.state, "TASK_STATE_COMPLETED");
+    for (const stream of await Promise.all(streams))
+      assert.equal((await stream.rest()).at(-1)?.data.statusUpdate.status.state, "TASK_STATE_COMPLETED");
+  });
+});
