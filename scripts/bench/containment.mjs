@@ -4,7 +4,7 @@
 // `serve --stdio` with the guard this machine gets, then in this process through the built dispatcher with the marker
 // guard forced, the guard of a Linux machine where cgroups can't be written.
 import { readFileSync } from "node:fs";
-import { Bridge, log, median, now, sendParams, sleep, WORKSPACE, withTimeout } from "./lib.mjs";
+import { Bridge, log, median, now, runnerOf, sendParams, sleep, WORKSPACE, withTimeout } from "./lib.mjs";
 
 /** True while the process runs: not gone, not a zombie. */
 function running(pid) {
@@ -121,11 +121,99 @@ async function markerInProcess(tasks) {
   }
 }
 
+/**
+ * What each guard costs a task, in this process through the built spawner (the `noop` runner, one at a time): the
+ * time before the runner is spawned, the time the event loop is held after the spawn, and the time spent ending it
+ * (signals, looks, release). Last of all: the machine's guard may move this very process into a cgroup of its own.
+ */
+async function guardCosts(runs) {
+  const dist = (path) => new URL(`../../dist/core/${path}`, import.meta.url).href;
+  const { spawnCommand } = await import(dist("process.js"));
+  const { sharedContainment } = await import(dist("containment/containment.js"));
+  const { markerGuard } = await import(dist("containment/marker-guard.js"));
+  const { groupGuard } = await import(dist("containment/group-guard.js"));
+  const { REAL_HOST } = await import(dist("containment/host.js"));
+  const shared = sharedContainment();
+  const { cwd, args } = runnerOf("noop");
+  const costs = {};
+  for (const guard of [groupGuard(REAL_HOST), markerGuard(REAL_HOST), shared.guard]) {
+    let spawnAt = 0;
+    let spawned = 0;
+    let ending = 0;
+    const timed = (confinement, name) => {
+      const inner = confinement[name].bind(confinement);
+      confinement[name] = (...rest) => {
+        const t = now();
+        try {
+          return inner(...rest);
+        } finally {
+          ending += now() - t;
+        }
+      };
+    };
+    const measured = {
+      kind: guard.kind,
+      exempt: guard.exempt?.bind(guard),
+      confine(marks) {
+        const confinement = guard.confine(marks);
+        for (const name of ["signal", "alive", "release"]) timed(confinement, name);
+        const enter = confinement.spawnInside.bind(confinement);
+        confinement.spawnInside = (spawn) =>
+          enter(() => {
+            spawnAt = now();
+            const child = spawn();
+            spawned = now();
+            return child;
+          });
+        return confinement;
+      },
+    };
+    const before = [];
+    const after = [];
+    const ends = [];
+    for (let i = 0; i < runs; i++) {
+      const env = { ...process.env, AIWG_A2A_TASK_ID: `cost-${guard.kind}-${i}`, AIWG_A2A_INSTANCE_ID: "bench" };
+      const spec = { executable: process.execPath, args, cwd, env, stdin: false, timeoutMs: 30000, killGraceMs: 2000 };
+      const t0 = now();
+      ending = 0;
+      const command = spawnCommand(spec, { onChunk() {}, onStreamEnd() {} }, { ...shared, guard: measured });
+      const t1 = now();
+      await command.done;
+      before.push(spawnAt - t0);
+      after.push(t1 - spawned);
+      ends.push(ending);
+      await sleep(50); // apart, as single tasks come: each cgroup move then waits for a grace period of its own
+    }
+    costs[guard.kind] = {
+      before_spawn_ms: median(before),
+      held_after_spawn_ms: median(after),
+      ending_ms: median(ends),
+    };
+  }
+  const own = costs[shared.guard.kind];
+  log(`containment: per task, ${JSON.stringify(costs)}`);
+  return {
+    name: "containment_task_cost_ms",
+    value: own.before_spawn_ms + own.held_after_spawn_ms + own.ending_ms,
+    unit: "ms",
+    baseline: costs.group.before_spawn_ms + costs.group.held_after_spawn_ms + costs.group.ending_ms,
+    ratio: null,
+    goal: null,
+    meets: null,
+    guard: shared.guard.kind,
+    runs,
+    ...Object.fromEntries(
+      Object.entries(costs).flatMap(([kind, c]) => Object.entries(c).map(([key, value]) => [`${kind}_${key}`, value])),
+    ),
+  };
+}
+
 export async function containmentEnd({ quick }) {
   const tasks = quick ? 8 : 20;
   const figures = [await throughBridge(tasks)];
   if (process.platform === "linux") figures.push(await markerInProcess(tasks));
   for (const f of figures)
     log(`containment: ${f.guard} guard; last child gone ${f.value.toFixed(1)} ms after the runner's exit (median)`);
+  figures.push(await guardCosts(quick ? 10 : 30));
   return figures;
 }

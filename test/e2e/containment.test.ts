@@ -5,10 +5,19 @@
 // after a SIGKILL of the tool itself, none runs past its deadline plus the grace period (with 3 s to spare).
 import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
+import { killLeftovers } from "../../src/core/process-identity.js";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
 import { conclusive, FIXTURES, sleep, started } from "../helpers/cli.js";
 import { envelopeParams, writeEnvelope } from "../helpers/envelopes.js";
-import { killPids, pidRunning, strayPids, survivorsAfter, watchdogOf } from "../helpers/processes.js";
+import {
+  killPids,
+  killToolAndWatchdog,
+  pidRunning,
+  procStat,
+  strayPids,
+  survivorsAfter,
+  watchdogOf,
+} from "../helpers/processes.js";
 import type { TaskEvent, Wire } from "../helpers/wire.js";
 
 const LINUX = process.platform === "linux";
@@ -35,8 +44,8 @@ afterEach(async () => {
   for (const bridge of bridges.splice(0)) await bridge.close();
 });
 
-async function bridgeOf(): Promise<RpcBridge> {
-  const bridge = startBridge({ args: ["--max-concurrent", "16"] });
+async function bridgeOf(...args: string[]): Promise<RpcBridge> {
+  const bridge = startBridge({ args: ["--max-concurrent", "16", ...args] });
   bridges.push(bridge);
   await bridge.ready();
   return bridge;
@@ -181,6 +190,32 @@ describe("containment through serve --stdio", { skip: !LINUX && "reads /proc", t
     await sleep(500); // it has read what it watches
     bridge.child.kill("SIGKILL");
     assert.deepEqual(await survivorsAfter(pids, (GRACE_S + 3) * 1000), []);
+  });
+  it("killLeftovers after the bridge and its watchdog are lost together: runner and strays killed by identity", async () => {
+    const bridge = await bridgeOf("--instance", "leftovers-e2e");
+    const running = await Promise.all((["setsid", "double-fork"] as const).map((stray) => startStray(bridge, stray)));
+    assert.ok(running.every((r) => r.ready));
+    killToolAndWatchdog(bridge.pid);
+    await bridge.waitExit(5000);
+    const pids = running.flatMap((r) => r.pids);
+    assert.deepEqual(
+      await survivorsAfter(pids, 500),
+      pids,
+      "nothing ended them: both the bridge and the watchdog are gone",
+    );
+    for (const {
+      task,
+      pids: [runner],
+    } of running) {
+      const record = {
+        id: task.id,
+        instanceId: "leftovers-e2e",
+        pid: runner,
+        pidStart: procStat(runner as number)?.[19],
+      };
+      assert.equal(killLeftovers(record), true);
+    }
+    assert.deepEqual(await survivorsAfter(pids, 5000), []);
   });
 });
 

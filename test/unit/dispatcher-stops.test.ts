@@ -48,18 +48,20 @@ describe("Dispatcher: stops that come too late", { timeout: 30_000 }, () => {
     assert.deepEqual([ended.state, ended.failKind, ended.reason], ["failed", "application", "timeout"]);
   });
 
-  it("a cancel after the command exited 0 (its stdout still held open) is refused; the task completes", async () => {
-    const task = dispatcher.submit({ analysis: envelope("exit-leave-stdout", 30), hitlActivated: false });
-    // Its first line is out (a status event carries no output, so wait for the output itself).
-    await new Promise<void>((resolve) => {
+  it("a cancel after the command exited 0 (a helper had its stdout open) is refused; the task completes", async () => {
+    let id = "";
+    const printed = new Promise<void>((resolve) => {
       const off = dispatcher.subscribe((event) => {
-        if (event.type === "output" && event.taskId === task.id) {
+        if (event.type === "output" && event.taskId === id && event.text.includes("helper")) {
           off();
           resolve();
         }
       });
     });
-    await sleep(400); // the runner has exited; the helper keeps the pipe open
+    const task = dispatcher.submit({ analysis: envelope("exit-leave-stdout", 30), hitlActivated: false });
+    id = task.id;
+    await printed; // its one line, written just before it exits
+    await sleep(400); // the runner has exited; its helper, which held the pipe open, was killed with it (CONTRACT 3.2)
     assert.throws(() => dispatcher.cancel(task.id), notCancelable);
     const ended = await endOf(dispatcher, task.id);
     assert.deepEqual([ended.state, ended.exitCode, ended.reason], ["completed", 0, "exit"]);
