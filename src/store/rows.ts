@@ -52,6 +52,14 @@ const DetailSchema = v.object({
   textLine: v.boolean(),
   extensions: v.array(v.string()),
   message: v.optional(MessageSchema),
+  // How the containment guard finds the task's processes: what restart cleanup kills by (CONTRACT 5.5).
+  guard: v.optional(
+    v.variant("kind", [
+      v.object({ kind: v.literal("cgroup"), path: v.string() }),
+      v.object({ kind: v.literal("marker"), taskId: v.string(), instanceId: v.string() }),
+      v.object({ kind: v.literal("group") }),
+    ]),
+  ),
 });
 type Detail = v.InferOutput<typeof DetailSchema>;
 
@@ -126,5 +134,6 @@ export function recordOfRow(row: TaskRow, outputLimit: number, chunks: readonly 
 /** The `detail` JSON of a record: what the columns and the chunks do not hold, and nothing live (a prompt). */
 export function detailOf(record: TaskRecord): string {
   const { id, contextId, state, updatedAt, pid, prompt, ...detail } = viewOf(record, false);
-  return JSON.stringify(detail satisfies Detail);
+  const withGuard = record.guard ? { ...detail, guard: record.guard } : detail;
+  return JSON.stringify(withGuard satisfies Detail);
 }

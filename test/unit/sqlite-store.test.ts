@@ -404,3 +404,28 @@ describe("SQLite store: writes that start failing", () => {
     store.close?.();
   });
 });
+
+describe("SQLite store: the containment guard's identity", () => {
+  it("is kept with the task, so the restart cleanup gets it", async () => {
+    const dir = tempDir();
+    const { store } = await openStore(dir, {});
+    const task = record("guarded", "working");
+    task.pid = 999_999_999;
+    task.pidStart = "12345";
+    task.guard = { kind: "cgroup", path: "/sys/fs/cgroup/unified/adapter-command/guarded" };
+    store.put(task);
+    store.close?.();
+    const asked: TaskRecord[] = [];
+    const { store: again } = await openStore(dir, {
+      killLeftovers: (found) => {
+        asked.push(found);
+        return false;
+      },
+    });
+    again.close?.();
+    assert.deepEqual(
+      asked.map((found) => found.guard),
+      [task.guard],
+    );
+  });
+});
