@@ -2,10 +2,26 @@
 // every line parsed and the bytes rebuilt from the artifact updates, against two baselines: the same runner piped
 // straight into a reader, and the same output as ready-made `tasks/event` lines piped straight into the same parsing
 // reader (what JSON text parts cost with no bridge at all: the goal's). Every reader checks every byte it gets
-// against what the runner writes.
+// against what the runner writes. The same flood also runs through a bridge with --state-dir, against the one
+// without (what SQLite costs).
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Bridge, LineSplitter, log, MiB, median, now, runnerOf, sendParams, track, withTimeout } from "./lib.mjs";
+import {
+  Bridge,
+  cpuSecondsOf,
+  LineSplitter,
+  log,
+  MiB,
+  median,
+  now,
+  runnerOf,
+  sendParams,
+  track,
+  withTimeout,
+} from "./lib.mjs";
 
 const LINE = 1024;
 /** What the flood runner writes, 65 lines of it: any 64 KiB of its output is a slice of this, at some offset. */
@@ -156,21 +172,37 @@ export function rateOf(what, total, run) {
   return total / MiB / ((run.end - run.first) / 1000);
 }
 
+/** One flood through `bridge`; resolves with its rate in MiB/s and the CPU seconds the bridge spent on it. */
+async function floodRate(bridge, what, total) {
+  const cpu = cpuSecondsOf(bridge.pid);
+  const run = await withTimeout(bridge.guard(streamFlood(bridge)), 180000, what);
+  if (run.state !== "completed") throw new Error(`${what} ended ${run.state}: ${JSON.stringify(run.status)}`);
+  return { rate: rateOf(what, total, run), events: run.events, cpu: cpuSecondsOf(bridge.pid) - cpu };
+}
+
 export async function throughput({ quick }) {
   const total = (quick ? 32 : 256) * MiB;
   const reps = 3;
-  const rates = { bridge: [], bridge10: [], raw: [], json: [] };
-  const bridge = new Bridge([], { env: { BENCH_BYTES: String(total) } });
+  const rates = { bridge: [], bridge10: [], stateDir: [], raw: [], json: [] };
+  const cpu = { bridge: [], stateDir: [] };
+  const env = { env: { BENCH_BYTES: String(total) } };
+  const stateDir = mkdtempSync(join(tmpdir(), "adapter-command-bench-state-"));
+  const bridge = new Bridge([], env);
+  // The same bridge with --state-dir: every task row and every kept output chunk goes to SQLite as it streams.
+  const stored = new Bridge(["--state-dir", stateDir], env);
   try {
-    await bridge.ready();
+    await Promise.all([bridge.ready(), stored.ready()]);
     for (let i = 0; i < reps; i++) {
       const raw = await withTimeout(rawPipe(total), 120000, "raw pipe");
       rates.raw.push(rateOf("raw pipe", total, raw));
       const json = await withTimeout(jsonPipe(total), 120000, "JSON pipe");
       rates.json.push(rateOf("JSON pipe", total, json));
-      const run = await withTimeout(bridge.guard(streamFlood(bridge)), 180000, "message/stream flood");
-      if (run.state !== "completed") throw new Error(`flood task ended ${run.state}: ${JSON.stringify(run.status)}`);
-      rates.bridge.push(rateOf("bridge", total, run));
+      const run = await floodRate(bridge, "message/stream flood", total);
+      rates.bridge.push(run.rate);
+      cpu.bridge.push(run.cpu);
+      const storedRun = await floodRate(stored, "message/stream flood with --state-dir", total);
+      rates.stateDir.push(storedRun.rate);
+      cpu.stateDir.push(storedRun.cpu);
       const run10 = await withTimeout(bridge.guard(streamFlood(bridge, "1.0")), 180000, "SendStreamingMessage flood");
       if (run10.state !== "completed")
         throw new Error(`1.0 flood ended ${run10.state}: ${JSON.stringify(run10.status)}`);
@@ -178,13 +210,16 @@ export async function throughput({ quick }) {
       log(
         `throughput ${i + 1}/${reps}: bridge ${rates.bridge.at(-1).toFixed(0)} MiB/s (${run.events} events), ` +
           `1.0 ${rates.bridge10.at(-1).toFixed(0)} MiB/s (${run10.events} events), ` +
+          `with --state-dir ${rates.stateDir.at(-1).toFixed(0)} MiB/s ` +
           `JSON pipe ${rates.json.at(-1).toFixed(0)} MiB/s, raw ${rates.raw.at(-1).toFixed(0)} MiB/s`,
       );
     }
   } finally {
-    await bridge.close();
+    await Promise.all([bridge.close(), stored.close()]);
+    rmSync(stateDir, { recursive: true, force: true });
   }
   const value = median(rates.bridge);
+  const withState = median(rates.stateDir);
   const value10 = median(rates.bridge10);
   const raw = median(rates.raw);
   const json = median(rates.json);
@@ -199,6 +234,19 @@ export async function throughput({ quick }) {
     meets: v / json >= 0.6,
   });
   return [
+    {
+      name: "state_dir_stream_throughput_ratio",
+      value: withState,
+      ...common,
+      baseline: value,
+      ratio: withState / value,
+      goal: ">= 0.8 x the same bridge without --state-dir",
+      meets: withState / value >= 0.8,
+      // The same comparison by the CPU time each bridge spent: less swayed by the machine's load.
+      cpu_s: median(cpu.bridge),
+      cpu_s_state_dir: median(cpu.stateDir),
+      cpu_ratio: median(cpu.bridge) / median(cpu.stateDir),
+    },
     {
       name: "stream_throughput_mib_s",
       value,
