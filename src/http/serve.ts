@@ -4,8 +4,8 @@
 import type { Server } from "node:http";
 import { resolve } from "node:path";
 import { EXIT } from "../commands/exit-codes.js";
-import { createRuntime, type RuntimeOptions } from "../commands/serve-runtime.js";
 import type { Io } from "../io/io.js";
+import { createRuntime, type RuntimeOptions } from "../jsonrpc/runtime.js";
 import { createApp } from "./app.js";
 import { parseOrigin } from "./guards.js";
 import { allowedHosts, baseUrl, isLoopback } from "./hosts.js";

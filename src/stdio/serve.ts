@@ -1,12 +1,9 @@
 // `serve --stdio`: wiring and shutdown only. The transport frames bytes, the connection answers frames, the methods
 // speak both A2A families over the one service (docs/architecture.md).
 import { resolve } from "node:path";
-import { A2aService } from "../a2a/service.js";
 import { EXIT } from "../commands/exit-codes.js";
-import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
-import type { TaskStore } from "../core/store.js";
 import type { Io } from "../io/io.js";
-import { openStateStore } from "../store/open.js";
+import { createRuntime } from "../jsonrpc/runtime.js";
 import { openStdioBinding } from "./binding.js";
 
 export interface ServeOptions {
@@ -25,31 +22,18 @@ const SHUTDOWN_LIMIT_MS = 3500;
 
 export async function serveStdio(options: ServeOptions, io: Io): Promise<number> {
   const log = (line: string) => io.stderr.write(`adapter-command serve: ${line}\n`);
-  const outputLimit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
-  let store: TaskStore | undefined;
-  if (options.stateDir) {
-    const opened = await openStateStore(options.stateDir, { outputLimit, log });
-    if (!opened.ok) {
-      log(opened.message);
-      return opened.exitCode;
-    }
-    store = opened.store;
+  const runtime = await createRuntime(options, log);
+  if ("error" in runtime) {
+    log(runtime.error);
+    return runtime.exitCode;
   }
-  const dispatcher = new Dispatcher({
-    workspace: resolve(options.workspace),
-    maxConcurrent: options.maxConcurrent,
-    outputLimitBytes: outputLimit,
-    ...(options.instance ? { instanceId: options.instance } : {}),
-    ...(store ? { store } : {}),
-    ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
-    onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
-  });
+  const { dispatcher, service } = runtime;
   let stop!: (why: string | undefined) => void;
   const stopped = new Promise<string | undefined>((resolve) => (stop = resolve));
   const { transport, connection } = openStdioBinding({
     input: io.stdin,
     output: io.stdout,
-    service: new A2aService(dispatcher),
+    service,
     version: options.version,
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
     log,
@@ -84,7 +68,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   ]);
   connection.closeStreams();
   dispatcher.killAll();
-  store?.close?.();
+  runtime.close();
   process.off("SIGTERM", onSignal);
   process.off("SIGINT", onSignal);
   io.stdin.destroy();

@@ -5,10 +5,10 @@ import type { Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { createRuntime, type Runtime } from "../../src/commands/serve-runtime.js";
 import { createApp } from "../../src/http/app.js";
 import { allowedHosts } from "../../src/http/hosts.js";
 import { createHttpServer, listen, type ServerLimits } from "../../src/http/server.js";
+import { createRuntime, type Runtime } from "../../src/jsonrpc/runtime.js";
 import { FIXTURES } from "../helpers/cli.js";
 
 const LIMITS: ServerLimits = {

@@ -4,8 +4,8 @@ import { resolve } from "node:path";
 import { A2aService } from "../a2a/service.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import type { TaskStore } from "../core/store.js";
-import { createMethods } from "../jsonrpc/methods.js";
 import { openStateStore } from "../store/open.js";
+import { createMethods } from "./methods.js";
 
 export interface RuntimeOptions {
   workspace: string;
