@@ -78,10 +78,14 @@ describe("leftover groups after a crash", { skip: !HAS_PROC && "needs /proc (pro
     const { taskId, pid } = await crashWithRunner(stateDir);
     const realStart = procStat(pid)?.[19];
     assert.ok(realStart, "the runner's start time is readable");
-    // As if the pid had been reused: the recorded start time is not the live process's.
+    // As if the pid had been reused by a process that is not ours: the recorded start time is not the live
+    // process's, and nothing else names it either (the row's instance differs from the marker the process carries,
+    // and no cgroup is recorded), so no identity matches (CONTRACT 5.5).
     const changed = editDb(stateDir, (db) =>
       db
-        .prepare("UPDATE tasks SET pid_start = ? WHERE id = ? AND pid_start = ?")
+        .prepare(
+          "UPDATE tasks SET pid_start = ?, detail = json_set(json_remove(detail, '$.guard'), '$.instanceId', 'another-runtime') WHERE id = ? AND pid_start = ?",
+        )
         .run(String(Number(realStart) - 1), taskId, realStart),
     );
     assert.equal(changed.changes, 1, "the recorded start time was changed");
