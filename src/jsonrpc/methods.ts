@@ -3,7 +3,7 @@
 import { JSONRPCErrorException, JSONRPCServer } from "json-rpc-2.0";
 import { agentCard03 } from "../a2a/card.js";
 import { getRequestOf } from "../a2a/decode.js";
-import type { SendRequest } from "../a2a/requests.js";
+import type { ListRequest, SendRequest, TaskOptions } from "../a2a/requests.js";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { A2aService } from "../a2a/service.js";
 import {
@@ -75,6 +75,20 @@ function withHeaders(request: SendRequest, context: CallContext): SendRequest {
   return { ...request, extensions: [...new Set([...request.extensions, ...fromHeader])] };
 }
 
+const historyOf = (historyLength: number | undefined) => (historyLength === undefined ? {} : { historyLength });
+
+/** A page of ListTasks / tasks/list in the family's task shape (CONTRACT 7.4). */
+function listAnswer<T>(service: A2aService, request: ListRequest, taskOf: (task: TaskView, options: TaskOptions) => T) {
+  const page = service.list(request);
+  const options = historyOf(request.historyLength);
+  return {
+    tasks: page.items.map((task) => taskOf(task, options)),
+    nextPageToken: page.nextPageToken,
+    pageSize: request.query.pageSize,
+    totalSize: page.totalSize,
+  };
+}
+
 export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   const { service } = deps;
   const dispatcher = service.dispatcher;
@@ -106,25 +120,15 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   const v03Methods: Record<string, Method> = {
     "message/send": async (params, context) => {
       const request = withHeaders(send03(params), context);
-      const history = request.historyLength === undefined ? {} : { historyLength: request.historyLength };
+      const history = historyOf(request.historyLength);
       return v03.taskOf(await service.send(request), history);
     },
     "message/stream": (params, context) => stream03(service.stream(withHeaders(send03(params), context), ended)),
     "tasks/get": (params) => {
       const { id, historyLength } = getRequestOf(params);
-      return v03.taskOf(service.get({ id }), historyLength === undefined ? {} : { historyLength });
+      return v03.taskOf(service.get({ id }), historyOf(historyLength));
     },
-    "tasks/list": (params) => {
-      const request = listRequest03(params);
-      const page = service.list(request);
-      const options = request.historyLength === undefined ? {} : { historyLength: request.historyLength };
-      return {
-        tasks: page.items.map((task) => v03.taskOf(task, options)),
-        nextPageToken: page.nextPageToken,
-        pageSize: request.query.pageSize,
-        totalSize: page.totalSize,
-      };
-    },
+    "tasks/list": (params) => listAnswer(service, listRequest03(params), v03.taskOf),
     "tasks/cancel": async (params) => v03.taskOf(await service.cancel(getRequestOf(params).id)),
     "tasks/resubscribe": (params) => stream03(service.subscribe(getRequestOf(params).id, ended, false)),
     "agent/getCard": () => agentCard03(deps.version, dispatcher.instanceId),
@@ -141,26 +145,16 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   const v10Methods: Record<string, Method> = {
     SendMessage: async (params, context) => {
       const request = withHeaders(send10(params), context);
-      const history = request.historyLength === undefined ? {} : { historyLength: request.historyLength };
+      const history = historyOf(request.historyLength);
       return { task: v10.taskOf(await service.send(request), history) };
     },
     SendStreamingMessage: (params, context) =>
       stream10(service.stream(withHeaders(send10(params), context), endedOrInput)),
     GetTask: (params) => {
       const { id, historyLength } = getRequest10(params);
-      return v10.taskOf(service.get({ id }), historyLength === undefined ? {} : { historyLength });
+      return v10.taskOf(service.get({ id }), historyOf(historyLength));
     },
-    ListTasks: (params) => {
-      const request = listRequest10(params);
-      const page = service.list(request);
-      const options = request.historyLength === undefined ? {} : { historyLength: request.historyLength };
-      return {
-        tasks: page.items.map((task) => v10.taskOf(task, options)),
-        nextPageToken: page.nextPageToken,
-        pageSize: request.query.pageSize,
-        totalSize: page.totalSize,
-      };
-    },
+    ListTasks: (params) => listAnswer(service, listRequest10(params), v10.taskOf),
     CancelTask: async (params) => v10.taskOf(await service.cancel(getRequest10(params).id)),
     SubscribeToTask: (params) => stream10(service.subscribe(getRequest10(params).id, endedOrInput, true)),
     GetExtendedAgentCard: unsupported("extended_card_not_configured", "no extended agent card is configured"),
