@@ -6,6 +6,9 @@ import type { TaskRecord } from "../core/task-record.js";
 
 export class MemoryStore implements TaskStore {
   private readonly records = new Map<string, TaskRecord>();
+  /** What each ended task costs to keep (keptBytes), in the order they ended; with their sum, so ending is O(1). */
+  private readonly endedCosts = new Map<string, number>();
+  private endedBytes = 0;
 
   constructor(
     private readonly keptEnded = DEFAULT_KEPT_ENDED,
@@ -15,8 +18,14 @@ export class MemoryStore implements TaskStore {
   put(record: TaskRecord): void {
     const isNew = !this.records.has(record.id);
     const ended = isTerminal(record.state);
-    // Kept in the order they ended, so the oldest ended task is the first to go, never the one ending now.
-    if (ended) this.records.delete(record.id);
+    this.forgetCost(record.id);
+    if (ended) {
+      // Kept in the order they ended, so the oldest ended task is the first to go, never the one ending now.
+      this.records.delete(record.id);
+      const cost = keptBytes(record);
+      this.endedCosts.set(record.id, cost);
+      this.endedBytes += cost;
+    }
     this.records.set(record.id, record);
     if (isNew || ended) this.evict();
   }
@@ -37,22 +46,20 @@ export class MemoryStore implements TaskStore {
    * Forgets the oldest ended tasks while there are more than `keptEnded` of them or their output is over
    * `keptEndedBytes` (output and messages). Running tasks are never forgotten, nor the last ended one.
    */
-  protected evict(): void {
-    let ended = 0;
-    let bytes = 0;
-    for (const record of this.records.values()) {
-      if (!isTerminal(record.state)) continue;
-      ended++;
-      bytes += keptBytes(record);
+  private evict(): void {
+    for (const id of this.endedCosts.keys()) {
+      const count = this.endedCosts.size;
+      if (count <= this.keptEnded && (this.endedBytes <= this.keptEndedBytes || count <= 1)) break;
+      this.forgetCost(id);
+      this.records.delete(id);
     }
-    for (const [id, record] of this.records) {
-      if (ended <= this.keptEnded && (bytes <= this.keptEndedBytes || ended <= 1)) break;
-      if (isTerminal(record.state)) {
-        this.records.delete(id);
-        ended--;
-        bytes -= keptBytes(record);
-      }
-    }
+  }
+
+  private forgetCost(id: string): void {
+    const cost = this.endedCosts.get(id);
+    if (cost === undefined) return;
+    this.endedCosts.delete(id);
+    this.endedBytes -= cost;
   }
 }
 

@@ -68,7 +68,14 @@ export class SqliteStore implements TaskStore {
   private readonly onClose: () => void;
   private readonly pages: PageQueries;
   private readonly sql: Record<
-    "upsert" | "insertChunk" | "deleteChunks" | "updateOutput" | "selectTask" | "selectChunks" | "retain",
+    | "upsert"
+    | "insertChunk"
+    | "deleteChunks"
+    | "updateOutput"
+    | "selectTask"
+    | "selectChunks"
+    | "endedTotals"
+    | "retain",
     Statement
   >;
 
@@ -102,6 +109,8 @@ export class SqliteStore implements TaskStore {
       ),
       selectTask: db.prepare("SELECT * FROM tasks WHERE id = ?"),
       selectChunks: db.prepare("SELECT seq, stream, text FROM chunks WHERE task = ? ORDER BY stream, seq"),
+      // Cheap next to `retain` (a tenth of its time at 500 rows): most endings are within the limits.
+      endedTotals: db.prepare("SELECT count(*) AS count, total(bytes) AS bytes FROM tasks WHERE ended_seq IS NOT NULL"),
       // The oldest ended tasks go first while more than `kept` have ended or their bytes pass the budget; the
       // task that ended last always stays (as in src/store/memory.ts).
       retain: db.prepare(
@@ -298,6 +307,8 @@ export class SqliteStore implements TaskStore {
 
   /** Forgets the oldest ended tasks beyond the limits, in SQL; throws when the database can't be written. */
   applyRetention(): void {
+    const totals = this.sql.endedTotals.get() as { count: number; bytes: number };
+    if (totals.count <= this.keptEnded && totals.bytes <= this.keptEndedBytes) return;
     this.sql.retain.run({
       hidden: JSON.stringify([...this.hidden]),
       kept: this.keptEnded,

@@ -60,6 +60,15 @@ for (const [name, make] of stores) {
       alone.close?.();
     });
 
+    it("an ended task written again counts once against the byte budget", async () => {
+      const store = await make(500, 2500);
+      const again = record("again", "completed", 1000);
+      for (let i = 0; i < 3; i++) store.put(again);
+      store.put(record("next", "completed", 1000));
+      assert.deepEqual(ids(store), ["again", "next"]);
+      store.close?.();
+    });
+
     it("never forgets a task that has not ended", async () => {
       const store = await make(1);
       store.put(record("running", "working"));
