@@ -1,6 +1,7 @@
 // HTTP figure 2: GetTask of a stored task (about 2.5 KB of JSON) over 64 keep-alive connections, autocannon in a
 // process of its own, against the official @a2a-js/sdk 1.3 express server holding the same task, and a bare
-// node:http server answering the same bytes (the ceiling).
+// node:http server answering the same bytes (the ceiling), and (a reference, no goal) a minimal Hono app answering
+// them: the share of the ceiling the framework itself leaves.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,7 +41,7 @@ export async function httpGetTaskRps({ quick }) {
   const dir = mkdtempSync(join(tmpdir(), "adapter-command-bench-"));
   const bridge = new HttpBridge();
   const others = [];
-  const runs = { ours: [], sdk: [], bare: [] };
+  const runs = { ours: [], sdk: [], bare: [], hono: [] };
   let bytes;
   try {
     await bridge.ready();
@@ -52,12 +53,15 @@ export async function httpGetTaskRps({ quick }) {
     others.push(sdk);
     const bare = await startScript(server("bare"), [join(dir, "answer.json")]);
     others.push(bare);
+    const hono = await startScript(server("hono"), [join(dir, "answer.json")]);
+    others.push(hono);
     const body = JSON.stringify(getTask(id));
     const headers = { "Content-Type": "application/json", "A2A-Version": "1.0" };
     const targets = {
       ours: [bridge.url, { ...headers, Authorization: `Bearer ${bridge.token}` }],
       sdk: [sdk.url, headers],
       bare: [bare.url, headers],
+      hono: [hono.url, headers],
     };
     // Rounds take turns, so that changes in the machine's load fall on every server alike.
     for (let round = 0; round < rounds; round++)
@@ -103,6 +107,9 @@ export async function httpGetTaskRps({ quick }) {
       goal: ">= 0.6 x a bare node:http server answering the same bytes",
       meets: vsBare >= 0.6,
       baseline_p99_ms: p99(picked.bare),
+      // The minimal Hono app against the same ceiling, in the same run.
+      hono_rps: rps(picked.hono),
+      hono_ratio: rps(picked.hono) / rps(picked.bare),
     },
   ];
 }

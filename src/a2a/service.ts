@@ -34,6 +34,11 @@ export class A2aService {
     return this.dispatcher.get(request.id);
   }
 
+  /** The task without its output: enough to tell whether it can have changed since it was last read. */
+  head(id: string): TaskView {
+    return this.dispatcher.get(id, false);
+  }
+
   list(request: ListRequest): ListPage<TaskView> {
     return this.dispatcher.listPage(request.query, request.includeArtifacts);
   }

@@ -9,6 +9,7 @@ import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
 import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
 import { CoreError } from "../core/errors.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
+import { responseJson } from "../jsonrpc/json-text.js";
 import { type CallContext, STREAMING_METHODS } from "../jsonrpc/methods.js";
 import { errorResponse, notARequest } from "../jsonrpc/requests.js";
 import { StreamReply } from "../jsonrpc/stream-reply.js";
@@ -28,8 +29,10 @@ export interface JsonRpcOptions {
 const invalid = (id: unknown, detail: string) =>
   errorResponse(id, A2A_CODES.invalidRequest, "Invalid Request", { detail });
 
-const answer = (c: Context, value: unknown) =>
-  c.body(JSON.stringify(value), 200, { "Content-Type": "application/json" });
+const answer = (c: Context, value: JSONRPCResponse | JSONRPCResponse[]) => {
+  const text = Array.isArray(value) ? `[${value.map(responseJson).join(",")}]` : responseJson(value);
+  return c.body(text, 200, { "Content-Type": "application/json" });
+};
 
 /** -32005 in the shapes of the request's method family (0.3 names have a slash). */
 function contentTypeError(text: string, contentType: string | undefined): JSONRPCResponse {

@@ -24,6 +24,7 @@ import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
 import { streamResponseJson } from "../a2a/v1_0/event-json.js";
 import { CoreError } from "../core/errors.js";
 import type { TaskView } from "../core/task-record.js";
+import { EndedTaskTexts } from "./ended-task-texts.js";
 import { StreamReply } from "./stream-reply.js";
 
 /** Per request: what the binding knows beyond the params (HTTP headers; none on stdio). */
@@ -94,6 +95,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   const dispatcher = service.dispatcher;
   // Errors are answered to the client; the library need not print them too.
   const server = new JSONRPCServer<CallContext>({ errorListener: () => {} });
+  const texts = new EndedTaskTexts();
 
   const stream03 = async (stream: Promise<TaskStream> | TaskStream) => {
     const opened = await stream;
@@ -126,7 +128,9 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     "message/stream": (params, context) => stream03(service.stream(withHeaders(send03(params), context), ended)),
     "tasks/get": (params) => {
       const { id, historyLength } = getRequestOf(params);
-      return v03.taskOf(service.get({ id }), historyOf(historyLength));
+      return texts.answer(service.head(id), `0.3 ${historyLength}`, () =>
+        v03.taskOf(service.get({ id }), historyOf(historyLength)),
+      );
     },
     "tasks/list": (params) => listAnswer(service, listRequest03(params), v03.taskOf),
     "tasks/cancel": async (params) => v03.taskOf(await service.cancel(getRequestOf(params).id)),
@@ -152,7 +156,9 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
       stream10(service.stream(withHeaders(send10(params), context), endedOrInput)),
     GetTask: (params) => {
       const { id, historyLength } = getRequest10(params);
-      return v10.taskOf(service.get({ id }), historyOf(historyLength));
+      return texts.answer(service.head(id), `1.0 ${historyLength}`, () =>
+        v10.taskOf(service.get({ id }), historyOf(historyLength)),
+      );
     },
     ListTasks: (params) => listAnswer(service, listRequest10(params), v10.taskOf),
     CancelTask: async (params) => v10.taskOf(await service.cancel(getRequest10(params).id)),

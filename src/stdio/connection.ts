@@ -7,6 +7,7 @@ import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
 import type { Problem } from "../core/problems.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
+import { responseJson } from "../jsonrpc/json-text.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { errorResponse, idInHead, notARequest } from "../jsonrpc/requests.js";
 import { sendDuplicates } from "../jsonrpc/send-duplicates.js";
@@ -154,7 +155,7 @@ export class StdioConnection {
   private encode(response: JSONRPCResponse): string {
     const result = response.result instanceof StreamReply ? { ...response, result: response.result.first } : response;
     try {
-      return JSON.stringify(result);
+      return responseJson(result);
     } catch (error) {
       this.options.log(`internal error: cannot encode an answer: ${(error as Error).message}`);
       return JSON.stringify(errorResponse(response.id, A2A_CODES.internal, "Internal error"));

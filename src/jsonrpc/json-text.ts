@@ -1,0 +1,21 @@
+// A method result that is JSON text already. Every binding writes it into its answer as it is, instead of encoding
+// an object again (an ended task read over and over: src/jsonrpc/ended-task-texts.ts).
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  /** For a writer that does not know this class: the same JSON, the slow way. */
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}
+
+/** A JSON-RPC response as JSON text: the same text JSON.stringify gives, with a JsonText result spliced in. */
+export function responseJson(response: { id?: unknown; result?: unknown }): string {
+  if (!(response.result instanceof JsonText)) return JSON.stringify(response);
+  return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${response.result.text}}`;
+}
+
+/** A value as JSON text, a JsonText as the text it holds. */
+export function valueJson(value: unknown): string {
+  return value instanceof JsonText ? value.text : JSON.stringify(value);
+}

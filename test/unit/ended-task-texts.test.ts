@@ -1,0 +1,104 @@
+// GetTask answers of ended tasks are kept as JSON text (src/jsonrpc/ended-task-texts.ts): the same text a fresh
+// encoding gives, never for a task that can still change, and within the limits.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { A2aService } from "../../src/a2a/service.js";
+import type { TaskView } from "../../src/core/dispatcher.js";
+import { Dispatcher } from "../../src/core/dispatcher.js";
+import { analyzeInput } from "../../src/core/envelope.js";
+import { EndedTaskTexts } from "../../src/jsonrpc/ended-task-texts.js";
+import { JsonText, responseJson } from "../../src/jsonrpc/json-text.js";
+import { createMethods } from "../../src/jsonrpc/methods.js";
+
+const view = (id: string, state: TaskView["state"], updatedAt = "t1") => ({ id, state, updatedAt }) as TaskView;
+
+describe("EndedTaskTexts", () => {
+  it("encodes a task that can still change every time, and an ended one once", () => {
+    const texts = new EndedTaskTexts();
+    let encoded = 0;
+    const encode = () => ({ n: ++encoded });
+    for (const state of ["submitted", "working", "input-required"] as const) {
+      const answer = texts.answer(view("a", state), "s", encode);
+      assert.ok(!(answer instanceof JsonText), state);
+    }
+    assert.equal(encoded, 3);
+    const first = texts.answer(view("b", "completed"), "s", encode);
+    const again = texts.answer(view("b", "completed"), "s", encode);
+    assert.ok(first instanceof JsonText);
+    assert.equal(again, first);
+    assert.equal(encoded, 4);
+    // Another shape, or the same task changed since (a new updatedAt), is encoded again.
+    texts.answer(view("b", "completed"), "other", encode);
+    texts.answer(view("b", "completed", "t2"), "s", encode);
+    assert.equal(encoded, 6);
+  });
+
+  it("keeps at most `entries` texts and `bytes` of them, the least recently read going first; a large one is not kept", () => {
+    const texts = new EndedTaskTexts({ entries: 2, bytes: 1000, entryBytes: 400 });
+    const encode = (size: number) => () => "x".repeat(size);
+    texts.answer(view("a", "completed"), "s", encode(10));
+    texts.answer(view("b", "completed"), "s", encode(10));
+    texts.answer(view("a", "completed"), "s", encode(10)); // read again: now the most recent
+    texts.answer(view("c", "completed"), "s", encode(10));
+    assert.equal(texts.size, 2);
+    let encoded = 0;
+    texts.answer(view("a", "completed"), "s", () => ++encoded);
+    assert.equal(encoded, 0, "a was read last, so b went");
+    texts.answer(view("big", "failed"), "s", encode(300)); // 2 × 302 bytes > entryBytes
+    assert.equal(texts.size, 2);
+    texts.answer(view("d", "canceled"), "s", encode(150));
+    texts.answer(view("e", "canceled"), "s", encode(150));
+    texts.answer(view("f", "canceled"), "s", encode(150));
+    // Three of 2 × 152 bytes are over 1000: at most two stay.
+    assert.ok(texts.size <= 2);
+  });
+});
+
+describe("JsonText in a JSON-RPC answer", () => {
+  it("responseJson gives the text JSON.stringify gives for the same response", () => {
+    const id = fc.oneof(fc.string(), fc.integer(), fc.constant(null));
+    fc.assert(
+      fc.property(id, fc.jsonValue(), (requestId, result) => {
+        const text = new JsonText(JSON.stringify(result));
+        const expected = JSON.stringify({ jsonrpc: "2.0", id: requestId, result: JSON.parse(text.text) });
+        assert.equal(responseJson({ jsonrpc: "2.0", id: requestId, result: text }), expected);
+        // A writer that does not know JsonText still writes the same JSON.
+        assert.equal(JSON.stringify({ jsonrpc: "2.0", id: requestId, result: text }), expected);
+      }),
+    );
+  });
+});
+
+describe("GetTask and tasks/get of an ended task", () => {
+  it("answer kept text equal to a fresh encoding, per family and historyLength", async () => {
+    const dispatcher = new Dispatcher({ workspace: process.cwd() });
+    const task = dispatcher.submit({
+      analysis: analyzeInput({ role: "user", parts: [{ kind: "text", text: "hi" }] }),
+      hitlActivated: false,
+    });
+    await dispatcher.settled(task.id);
+    const server = createMethods({ service: new A2aService(dispatcher), version: "0", log: () => {} });
+    const call = async (method: string, params: object) =>
+      (await server.receive({ jsonrpc: "2.0", id: 1, method, params }, {}))?.result;
+    for (const [method, params] of [
+      ["GetTask", { id: task.id }],
+      ["GetTask", { id: task.id, historyLength: 0 }],
+      ["tasks/get", { id: task.id }],
+      ["tasks/get", { id: task.id, historyLength: 0 }],
+    ] as const) {
+      const first = await call(method, params);
+      const second = await call(method, params);
+      assert.ok(first instanceof JsonText, method);
+      assert.equal(second, first, `${method} is encoded once`);
+    }
+    const full = JSON.parse(((await call("GetTask", { id: task.id })) as JsonText).text);
+    const short = JSON.parse(((await call("GetTask", { id: task.id, historyLength: 0 })) as JsonText).text);
+    assert.equal(full.status.state, "TASK_STATE_COMPLETED");
+    assert.equal(full.history.length, 1);
+    assert.equal(short.history, undefined);
+    const old = JSON.parse(((await call("tasks/get", { id: task.id })) as JsonText).text);
+    assert.equal(old.kind, "task");
+    assert.equal(old.status.state, "completed");
+  });
+});
