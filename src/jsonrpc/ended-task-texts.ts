@@ -35,10 +35,19 @@ export class EndedTaskTexts {
       this.texts.set(key, kept);
       return kept;
     }
-    const text = new JsonText(JSON.stringify(encode()));
+    // The task is read now; its text is made when the answer is written, and kept then if it is small enough.
+    const value = encode();
+    return new JsonText(() => {
+      const text = JSON.stringify(value);
+      this.keep(key, new JsonText(text));
+      return text;
+    });
+  }
+
+  private keep(key: string, text: JsonText): void {
     // Strings are counted in UTF-16 units: twice the length bounds what they hold.
     const size = 2 * text.text.length;
-    if (size > this.limits.entryBytes) return text;
+    if (size > this.limits.entryBytes || this.texts.has(key)) return;
     this.texts.set(key, text);
     this.bytes += size;
     for (const [oldKey, old] of this.texts) {
@@ -46,7 +55,6 @@ export class EndedTaskTexts {
       this.texts.delete(oldKey);
       this.bytes -= 2 * old.text.length;
     }
-    return text;
   }
 
   get size(): number {

@@ -1,7 +1,17 @@
 // A method result that is JSON text already. Every binding writes it into its answer as it is, instead of encoding
 // an object again (an ended task read over and over: src/jsonrpc/ended-task-texts.ts).
 export class JsonText {
-  constructor(readonly text: string) {}
+  private source: string | (() => string);
+
+  /** The text, or what makes it when it is first written (a large answer is not held as text before it is due). */
+  constructor(source: string | (() => string)) {
+    this.source = source;
+  }
+
+  get text(): string {
+    if (typeof this.source !== "string") this.source = this.source();
+    return this.source;
+  }
 
   /** For a writer that does not know this class: the same JSON, the slow way. */
   toJSON(): unknown {
@@ -10,7 +20,7 @@ export class JsonText {
 }
 
 /** A JSON-RPC response as JSON text: the same text JSON.stringify gives, with a JsonText result spliced in. */
-export function responseJson(response: { id?: unknown; result?: unknown }): string {
+export function responseJson(response: { jsonrpc?: string; id?: unknown; result?: unknown }): string {
   if (!(response.result instanceof JsonText)) return JSON.stringify(response);
   return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${response.result.text}}`;
 }
