@@ -1,12 +1,35 @@
 // A bounded record of one stream's output: the first part and the most recent, and a count of what fell between.
+import { decodeUtf8 } from "./utf8-chunks.js";
+
 export type StreamName = "stdout" | "stderr";
 
 export interface OutputChunk {
-  seq: number;
-  stream: StreamName;
-  text: string;
+  readonly seq: number;
+  readonly stream: StreamName;
+  readonly text: string;
   /** The bytes the command wrote for `text` (not its re-encoded length: invalid bytes decode to 3-byte U+FFFD). */
-  bytes: number;
+  readonly bytes: number;
+}
+
+/**
+ * A chunk kept as the bytes the command wrote, its text decoded whenever it is read. Bytes live outside the JS
+ * heap, where the garbage collector never copies them; kept as strings, 8 MiB of a busy task's output was copied
+ * over and over as younger objects were collected (docs/benchmarks.md).
+ */
+export class ByteChunk implements OutputChunk {
+  constructor(
+    readonly seq: number,
+    readonly stream: StreamName,
+    private readonly data: Buffer,
+  ) {}
+
+  get text(): string {
+    return decodeUtf8(this.data);
+  }
+
+  get bytes(): number {
+    return this.data.length;
+  }
 }
 
 export class OutputLog {

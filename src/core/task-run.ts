@@ -2,7 +2,7 @@
 import type { Emitter } from "./events.js";
 import { newPrompt, type OpenPrompt } from "./hitl.js";
 import type { Outcome } from "./outcome.js";
-import type { OutputChunk, StreamName } from "./output-log.js";
+import { ByteChunk, type StreamName } from "./output-log.js";
 import type { RunningCommand } from "./process.js";
 import { PromptDetector } from "./prompt.js";
 import type { TaskStore } from "./store.js";
@@ -63,14 +63,14 @@ export class TaskRun {
 
   /** Bytes the command wrote on one stream. */
   output(stream: StreamName, raw: Buffer): void {
-    const { text, bytes } = this.decoders[stream].write(raw);
-    this.emitText(stream, text, bytes, raw);
+    const { text, data } = this.decoders[stream].write(raw);
+    this.emitText(stream, text, data, raw);
   }
 
   /** The stream closed: what its decoder still holds (an incomplete character) goes out too. */
   flush(stream: StreamName): void {
     const rest = this.decoders[stream].end();
-    if (rest.text !== "") this.emitText(stream, rest.text, rest.bytes, Buffer.alloc(0));
+    if (rest.text !== "") this.emitText(stream, rest.text, rest.data, Buffer.alloc(0));
   }
 
   /** A command bound to its prompt can take an answer; one being canceled no longer is. */
@@ -121,12 +121,12 @@ export class TaskRun {
     clearTimeout(this.settleTimer);
   }
 
-  /** `bytes`: how many of the bytes the command wrote `text` stands for (CONTRACT section 3.3). */
-  private emitText(stream: StreamName, text: string, bytes: number, raw: Buffer): void {
+  /** `data`: the bytes the command wrote that `text` stands for (CONTRACT section 3.3). */
+  private emitText(stream: StreamName, text: string, data: Buffer, raw: Buffer): void {
     const record = this.record;
     const seq = text === "" ? record.seq : ++record.seq;
     if (text !== "") {
-      const chunk: OutputChunk = { seq, stream, text, bytes };
+      const chunk = new ByteChunk(seq, stream, data);
       record[stream].append(chunk);
       this.deps.store.appended?.(record, chunk);
     }

@@ -1,12 +1,24 @@
 // A stream's bytes as UTF-8 text, never splitting a character across chunks, each piece of text paired with the
 // number of bytes the command wrote for it: byte counts measure what was written, not the decoded text, whose
 // U+FFFD replacements are 3 bytes each (CONTRACT section 3.3).
+import { isAscii } from "node:buffer";
+
 const EMPTY = Buffer.alloc(0);
 
 export interface DecodedChunk {
   text: string;
   /** The bytes of the stream this text was decoded from. */
   bytes: number;
+  /** Those bytes (a view of the chunk read, not a copy): `decodeUtf8(data)` gives `text` again. */
+  data: Buffer;
+}
+
+/**
+ * UTF-8 bytes as text. ASCII, the usual output, is decoded as Latin-1: the same text, made by a plain copy, about
+ * twice as fast as Node's UTF-8 decoder (docs/benchmarks.md).
+ */
+export function decodeUtf8(data: Buffer): string {
+  return data.toString(isAscii(data) ? "latin1" : "utf8");
 }
 
 /**
@@ -41,13 +53,14 @@ export class Utf8Chunks {
     const cut = all.length - incompleteTail(all);
     // A copy of at most 3 bytes, so the chunk itself is not kept alive.
     this.carry = cut === all.length ? EMPTY : Buffer.from(all.subarray(cut));
-    return { text: all.toString("utf8", 0, cut), bytes: cut };
+    const data = cut === all.length ? all : all.subarray(0, cut);
+    return { text: decodeUtf8(data), bytes: cut, data };
   }
 
   /** The stream ended: what is held back is decoded as it is (an incomplete character becomes U+FFFD). */
   end(): DecodedChunk {
     const rest = this.carry;
     this.carry = EMPTY;
-    return { text: rest.toString("utf8"), bytes: rest.length };
+    return { text: decodeUtf8(rest), bytes: rest.length, data: rest };
   }
 }

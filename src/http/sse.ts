@@ -4,6 +4,7 @@
 // away stops the following (the task goes on).
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
+import { wireEncoding } from "../io/wire-encoding.js";
 import type { StreamReply } from "../jsonrpc/stream-reply.js";
 
 /** What an SSE answer sends: items as JSON text. */
@@ -25,7 +26,9 @@ export function sseAnswer(c: Context, source: SseSource, keepAliveMs = KEEP_ALIV
     let writing = false;
     const write = async (text: string) => {
       writing = true;
-      await stream.write(text);
+      // Bytes made here: ASCII (the usual output) is copied as it is, where Hono's TextEncoder would encode it
+      // character by character.
+      await stream.write(Buffer.from(text, wireEncoding(text)));
       writing = false;
       idle.refresh();
     };

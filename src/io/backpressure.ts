@@ -1,5 +1,6 @@
 // Writes to consumers that may be slow: while any of them is full, the dispatcher stops reading children's output.
 import type { Writable } from "node:stream";
+import { wireEncoding } from "./wire-encoding.js";
 
 export interface Throttle {
   pauseOutput(): void;
@@ -15,7 +16,8 @@ export class FlowControl {
 
   write(stream: Writable, data: string | Uint8Array): void {
     if (stream.destroyed || stream.writableEnded) return;
-    if (stream.write(data) || this.full.has(stream)) return;
+    const written = typeof data === "string" ? stream.write(data, wireEncoding(data)) : stream.write(data);
+    if (written || this.full.has(stream)) return;
     this.full.add(stream);
     if (this.full.size === 1) this.throttle.pauseOutput();
     const release = () => {

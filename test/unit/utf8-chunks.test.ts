@@ -7,7 +7,7 @@ import { Emitter } from "../../src/core/events.js";
 import { OutputLog } from "../../src/core/output-log.js";
 import type { TaskRecord } from "../../src/core/task-record.js";
 import { TaskRun } from "../../src/core/task-run.js";
-import { incompleteTail, Utf8Chunks } from "../../src/core/utf8-chunks.js";
+import { decodeUtf8, incompleteTail, Utf8Chunks } from "../../src/core/utf8-chunks.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import { BINARY_STDOUT_BYTES, binaryFixtureBytes } from "../helpers/binary-output.js";
 
@@ -25,11 +25,16 @@ function split(bytes: Buffer, points: number[]): Buffer[] {
   return pieces;
 }
 
+/** Each piece's text and byte count; the bytes each one keeps must decode to its text again. */
 function decodeAll(pieces: Buffer[]) {
   const decoder = new Utf8Chunks();
   const chunks = pieces.map((piece) => decoder.write(piece));
   chunks.push(decoder.end());
-  return chunks;
+  return chunks.map(({ text, bytes, data }) => {
+    assert.equal(data.length, bytes);
+    assert.equal(decodeUtf8(data), text);
+    return { text, bytes };
+  });
 }
 
 describe("incompleteTail", () => {
@@ -49,6 +54,24 @@ describe("incompleteTail", () => {
   for (const [name, bytes, held] of cases) {
     it(`${name}: ${held}`, () => assert.equal(incompleteTail(Uint8Array.from(bytes)), held));
   }
+});
+
+describe("decodeUtf8", () => {
+  it("ASCII, Latin-1 look-alikes and invalid bytes decode as Node's UTF-8 decoder does", () => {
+    for (const bytes of [[0x61, 0x0a, 0x7f], [0xc3, 0xa9], [0xe9], [0x80], [0xff, 0x61], []]) {
+      assert.equal(decodeUtf8(Buffer.from(bytes)), Buffer.from(bytes).toString("utf8"), JSON.stringify(bytes));
+    }
+  });
+
+  it("property: any bytes decode to Node's UTF-8 text", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (array) => {
+        const bytes = Buffer.from(array);
+        assert.equal(decodeUtf8(bytes), bytes.toString("utf8"));
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 describe("Utf8Chunks", () => {
@@ -113,7 +136,7 @@ describe("Utf8Chunks", () => {
 });
 
 describe("TaskRun output: byte counts are the bytes written", () => {
-  function taskRun(limit: number): TaskRun {
+  function taskRun(limit: number, emitter = new Emitter()): TaskRun {
     const record = {
       id: "t",
       contextId: "c",
@@ -123,7 +146,7 @@ describe("TaskRun output: byte counts are the bytes written", () => {
       seq: 0,
       revision: 0,
     } as unknown as TaskRecord;
-    return new TaskRun(record, { store: new MemoryStore(), emitter: new Emitter(), now: Date.now });
+    return new TaskRun(record, { store: new MemoryStore(), emitter, now: Date.now });
   }
 
   it("total_bytes of binary output is what the command wrote, on each stream", () => {
@@ -143,6 +166,26 @@ describe("TaskRun output: byte counts are the bytes written", () => {
         .join("");
     assert.equal(text(run.record.stdout), stdout.toString("utf8"));
     assert.equal(text(run.record.stderr), "€\uFFFD\n");
+  });
+
+  it("the log keeps each chunk as the bytes written, and reads its text back as it was sent", () => {
+    const emitter = new Emitter();
+    const run = taskRun(8 * 1024 * 1024, emitter);
+    const sent: string[] = [];
+    emitter.subscribe((event) => {
+      if (event.type === "output" && event.text !== "") sent.push(event.text);
+    });
+    for (const piece of [Buffer.from("plain ASCII\n"), Buffer.from([0xe2, 0x82]), Buffer.from([0xac, 0xff, 0x0a])]) {
+      run.output("stdout", piece);
+    }
+    const chunks = run.record.stdout.chunks();
+    assert.deepEqual(
+      chunks.map((chunk) => chunk.text),
+      sent,
+    );
+    assert.deepEqual(sent, ["plain ASCII\n", "€\uFFFD\n"]);
+    // No string held: the text is made when it is read (a string field would be an own property).
+    for (const chunk of chunks) assert.equal(Object.getOwnPropertyDescriptor(chunk, "text"), undefined);
   });
 
   it("the limit and dropped_bytes count written bytes too: kept + dropped = written", () => {
