@@ -12,6 +12,18 @@ export interface OutputChunk {
 }
 
 /**
+ * From this size on, a chunk is kept as bytes. A Buffer costs about 200 bytes more than a short string (its objects
+ * and its own allocation), which would make a command that writes a few bytes at a time cost 4 times the memory;
+ * a short string is also cheap for the garbage collector to copy.
+ */
+export const BYTES_KEPT_FROM = 4096;
+
+/** The chunk to keep for `text`, decoded from `data`. */
+export function keptChunk(seq: number, stream: StreamName, text: string, data: Buffer): OutputChunk {
+  return data.length >= BYTES_KEPT_FROM ? new ByteChunk(seq, stream, data) : { seq, stream, text, bytes: data.length };
+}
+
+/**
  * A chunk kept as the bytes the command wrote, its text decoded whenever it is read. Bytes live outside the JS
  * heap, where the garbage collector never copies them; kept as strings, 8 MiB of a busy task's output was copied
  * over and over as younger objects were collected (docs/benchmarks.md).

@@ -2,7 +2,7 @@
 import type { Emitter } from "./events.js";
 import { newPrompt, type OpenPrompt } from "./hitl.js";
 import type { Outcome } from "./outcome.js";
-import { ByteChunk, type StreamName } from "./output-log.js";
+import { keptChunk, type StreamName } from "./output-log.js";
 import type { RunningCommand } from "./process.js";
 import { PromptDetector } from "./prompt.js";
 import type { TaskStore } from "./store.js";
@@ -126,7 +126,7 @@ export class TaskRun {
     const record = this.record;
     const seq = text === "" ? record.seq : ++record.seq;
     if (text !== "") {
-      const chunk = new ByteChunk(seq, stream, data);
+      const chunk = keptChunk(seq, stream, text, data);
       record[stream].append(chunk);
       this.deps.store.appended?.(record, chunk);
     }

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { Emitter } from "../../src/core/events.js";
-import { OutputLog } from "../../src/core/output-log.js";
+import { BYTES_KEPT_FROM, OutputLog } from "../../src/core/output-log.js";
 import type { TaskRecord } from "../../src/core/task-record.js";
 import { TaskRun } from "../../src/core/task-run.js";
 import { decodeUtf8, incompleteTail, Utf8Chunks } from "../../src/core/utf8-chunks.js";
@@ -168,24 +168,26 @@ describe("TaskRun output: byte counts are the bytes written", () => {
     assert.equal(text(run.record.stderr), "€\uFFFD\n");
   });
 
-  it("the log keeps each chunk as the bytes written, and reads its text back as it was sent", () => {
+  it("the log keeps large chunks as the bytes written, small ones as text, and reads them back as they were sent", () => {
     const emitter = new Emitter();
     const run = taskRun(8 * 1024 * 1024, emitter);
     const sent: string[] = [];
     emitter.subscribe((event) => {
       if (event.type === "output" && event.text !== "") sent.push(event.text);
     });
-    for (const piece of [Buffer.from("plain ASCII\n"), Buffer.from([0xe2, 0x82]), Buffer.from([0xac, 0xff, 0x0a])]) {
-      run.output("stdout", piece);
-    }
+    const large = `${"é".repeat(BYTES_KEPT_FROM / 2)}\n`;
+    const pieces = [Buffer.from(large), Buffer.from("small\n"), Buffer.from([0xe2, 0x82]), Buffer.from([0xac, 0xff])];
+    for (const piece of pieces) run.output("stdout", piece);
     const chunks = run.record.stdout.chunks();
     assert.deepEqual(
       chunks.map((chunk) => chunk.text),
       sent,
     );
-    assert.deepEqual(sent, ["plain ASCII\n", "€\uFFFD\n"]);
-    // No string held: the text is made when it is read (a string field would be an own property).
-    for (const chunk of chunks) assert.equal(Object.getOwnPropertyDescriptor(chunk, "text"), undefined);
+    assert.deepEqual(sent, [large, "small\n", "€\uFFFD"]);
+    // The large chunk holds no string: its text is made when it is read (a string field is an own property).
+    assert.equal(Object.getOwnPropertyDescriptor(chunks[0], "text"), undefined);
+    assert.equal(chunks[0]?.bytes, Buffer.byteLength(large));
+    assert.equal(typeof Object.getOwnPropertyDescriptor(chunks[1], "text")?.value, "string");
   });
 
   it("the limit and dropped_bytes count written bytes too: kept + dropped = written", () => {
