@@ -7,9 +7,10 @@ const EMPTY = Buffer.alloc(0);
 
 export interface DecodedChunk {
   text: string;
-  /** The bytes of the stream this text was decoded from. */
-  bytes: number;
-  /** Those bytes (a view of the chunk read, not a copy): `decodeUtf8(data)` gives `text` again. */
+  /**
+   * The bytes of the stream this text was decoded from (a view of the chunk read, not a copy): `decodeUtf8(data)`
+   * gives `text` again, and their length is what the command wrote for it.
+   */
   data: Buffer;
 }
 
@@ -54,13 +55,13 @@ export class Utf8Chunks {
     // A copy of at most 3 bytes, so the chunk itself is not kept alive.
     this.carry = cut === all.length ? EMPTY : Buffer.from(all.subarray(cut));
     const data = cut === all.length ? all : all.subarray(0, cut);
-    return { text: decodeUtf8(data), bytes: cut, data };
+    return { text: decodeUtf8(data), data };
   }
 
   /** The stream ended: what is held back is decoded as it is (an incomplete character becomes U+FFFD). */
   end(): DecodedChunk {
     const rest = this.carry;
     this.carry = EMPTY;
-    return { text: decodeUtf8(rest), bytes: rest.length, data: rest };
+    return { text: decodeUtf8(rest), data: rest };
   }
 }
