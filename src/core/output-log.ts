@@ -24,23 +24,32 @@ export function keptChunk(seq: number, stream: StreamName, text: string, data: B
 }
 
 /**
- * A chunk kept as the bytes the command wrote, its text decoded whenever it is read. Bytes live outside the JS
- * heap, where the garbage collector never copies them; kept as strings, 8 MiB of a busy task's output was copied
- * over and over as younger objects were collected (docs/benchmarks.md).
+ * A chunk kept as the bytes the command wrote until its text is first read, then as that text. Bytes live outside
+ * the JS heap, where the garbage collector never copies them: kept as strings, 8 MiB of a busy task's output was
+ * copied over and over as younger objects were collected (docs/benchmarks.md). Once read, the text is kept instead
+ * of the bytes, so that every reader shares one string: 300 answers waiting to be written, each holding the task's
+ * output, hold it once.
  */
 export class ByteChunk implements OutputChunk {
+  readonly bytes: number;
+  private data: Buffer | undefined;
+  private decoded: string | undefined;
+
   constructor(
     readonly seq: number,
     readonly stream: StreamName,
-    private readonly data: Buffer,
-  ) {}
-
-  get text(): string {
-    return decodeUtf8(this.data);
+    data: Buffer,
+  ) {
+    this.data = data;
+    this.bytes = data.length;
   }
 
-  get bytes(): number {
-    return this.data.length;
+  get text(): string {
+    if (this.decoded === undefined) {
+      this.decoded = decodeUtf8(this.data as Buffer);
+      this.data = undefined;
+    }
+    return this.decoded;
   }
 }
 

@@ -178,15 +178,20 @@ describe("TaskRun output: byte counts are the bytes written", () => {
     const pieces = [Buffer.from(large), Buffer.from("small\n"), Buffer.from([0xe2, 0x82]), Buffer.from([0xac, 0xff])];
     for (const piece of pieces) run.output("stdout", piece);
     const chunks = run.record.stdout.chunks();
+    // Until it is read, the large chunk holds its bytes and no string.
+    const held = chunks[0] as unknown as { data?: Buffer; decoded?: string };
+    assert.equal(held.decoded, undefined);
+    assert.equal(held.data?.length, Buffer.byteLength(large));
+    assert.equal(typeof Object.getOwnPropertyDescriptor(chunks[1], "text")?.value, "string");
     assert.deepEqual(
       chunks.map((chunk) => chunk.text),
       sent,
     );
     assert.deepEqual(sent, [large, "small\n", "€\uFFFD"]);
-    // The large chunk holds no string: its text is made when it is read (a string field is an own property).
-    assert.equal(Object.getOwnPropertyDescriptor(chunks[0], "text"), undefined);
     assert.equal(chunks[0]?.bytes, Buffer.byteLength(large));
-    assert.equal(typeof Object.getOwnPropertyDescriptor(chunks[1], "text")?.value, "string");
+    // Once read, the text is kept instead of the bytes: every later reader gets the same string.
+    assert.equal(held.data, undefined);
+    assert.equal(held.decoded, large);
   });
 
   it("the limit and dropped_bytes count written bytes too: kept + dropped = written", () => {
