@@ -71,7 +71,7 @@ export class TaskStream implements AsyncIterableIterator<StreamItem> {
 
   private push(event: DispatcherEvent): void {
     if (this.done) return;
-    if (event.type === "output" && event.text === "") return;
+    if (event.type === "output" && event.data.length === 0) return;
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;

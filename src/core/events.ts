@@ -1,21 +1,51 @@
 // The dispatcher's one stream of domain events, and the emitter that keeps one failing listener from hurting the rest.
 import type { StreamName } from "./output-log.js";
 import type { TaskView } from "./task-record.js";
+import type { DecodedChunk } from "./utf8-chunks.js";
 
-export type DispatcherEvent =
-  | { type: "status"; task: TaskView }
-  | {
-      type: "output";
-      taskId: string;
-      contextId: string;
-      stream: StreamName;
-      seq: number;
-      text: string;
-      /** The bytes as the command wrote them (pass-through writes these). */
-      raw: Buffer;
-      /** The first chunk of this stream for this task. */
-      first: boolean;
-    };
+export type DispatcherEvent = { type: "status"; task: TaskView } | OutputEvent;
+
+/** Output of one task's command: complete characters, as bytes and as text. */
+export interface OutputEvent {
+  type: "output";
+  taskId: string;
+  contextId: string;
+  stream: StreamName;
+  seq: number;
+  text: string;
+  /** The bytes `text` was decoded from (a character split across reads comes whole, with the later read). */
+  data: Buffer;
+  /** The bytes as the command wrote them (pass-through writes these). */
+  raw: Buffer;
+  /** The first chunk of this stream for this task. */
+  first: boolean;
+}
+
+/**
+ * An output event whose text is decoded when a listener first reads it: output a stream holds back waits as bytes,
+ * outside the JS heap. (A getter in an object literal made every event cost far more: a class keeps one shape.)
+ */
+export class LazyOutputEvent implements OutputEvent {
+  readonly type = "output";
+
+  constructor(
+    readonly taskId: string,
+    readonly contextId: string,
+    readonly stream: StreamName,
+    readonly seq: number,
+    private readonly piece: DecodedChunk,
+    readonly raw: Buffer,
+    readonly first: boolean,
+  ) {}
+
+  get text(): string {
+    return this.piece.text;
+  }
+
+  get data(): Buffer {
+    return this.piece.data;
+  }
+}
 
 export type Listener = (event: DispatcherEvent) => void;
 

@@ -1,5 +1,5 @@
 // A bounded record of one stream's output: the first part and the most recent, and a count of what fell between.
-import { decodeUtf8 } from "./utf8-chunks.js";
+import { type DecodedChunk, decodeUtf8 } from "./utf8-chunks.js";
 
 export type StreamName = "stdout" | "stderr";
 
@@ -18,9 +18,12 @@ export interface OutputChunk {
  */
 export const BYTES_KEPT_FROM = 4096;
 
-/** The chunk to keep for `text`, decoded from `data`. */
-export function keptChunk(seq: number, stream: StreamName, text: string, data: Buffer): OutputChunk {
-  return data.length >= BYTES_KEPT_FROM ? new ByteChunk(seq, stream, data) : { seq, stream, text, bytes: data.length };
+/** The chunk to keep for one piece of a stream. */
+export function keptChunk(seq: number, stream: StreamName, piece: DecodedChunk): OutputChunk {
+  const { data } = piece;
+  return data.length >= BYTES_KEPT_FROM
+    ? new ByteChunk(seq, stream, data)
+    : { seq, stream, text: piece.text, bytes: data.length };
 }
 
 /**

@@ -1,5 +1,5 @@
 // One task while it lives: its record, its process, the prompt detector, the decoders and the settle timer.
-import type { Emitter } from "./events.js";
+import { type Emitter, LazyOutputEvent } from "./events.js";
 import { newPrompt, type OpenPrompt } from "./hitl.js";
 import type { Outcome } from "./outcome.js";
 import { keptChunk, type StreamName } from "./output-log.js";
@@ -9,7 +9,7 @@ import type { TaskStore } from "./store.js";
 import { assertMove, isTerminal, type TaskState } from "./task.js";
 import type { TaskRecord } from "./task-record.js";
 import { viewOf } from "./task-record.js";
-import { Utf8Chunks } from "./utf8-chunks.js";
+import { type DecodedChunk, Utf8Chunks } from "./utf8-chunks.js";
 
 export interface TaskRunDeps {
   store: TaskStore;
@@ -63,14 +63,13 @@ export class TaskRun {
 
   /** Bytes the command wrote on one stream. */
   output(stream: StreamName, raw: Buffer): void {
-    const { text, data } = this.decoders[stream].write(raw);
-    this.emitText(stream, text, data, raw);
+    this.emitText(stream, this.decoders[stream].write(raw), raw);
   }
 
   /** The stream closed: what its decoder still holds (an incomplete character) goes out too. */
   flush(stream: StreamName): void {
     const rest = this.decoders[stream].end();
-    if (rest.text !== "") this.emitText(stream, rest.text, rest.data, Buffer.alloc(0));
+    if (rest.data.length > 0) this.emitText(stream, rest, Buffer.alloc(0));
   }
 
   /** A command bound to its prompt can take an answer; one being canceled no longer is. */
@@ -121,28 +120,21 @@ export class TaskRun {
     clearTimeout(this.settleTimer);
   }
 
-  /** `data`: the bytes the command wrote that `text` stands for (CONTRACT section 3.3). */
-  private emitText(stream: StreamName, text: string, data: Buffer, raw: Buffer): void {
+  /** `piece`: complete characters the command wrote, as bytes and text (CONTRACT section 3.3); `raw`: the read. */
+  private emitText(stream: StreamName, piece: DecodedChunk, raw: Buffer): void {
     const record = this.record;
-    const seq = text === "" ? record.seq : ++record.seq;
-    if (text !== "") {
-      const chunk = keptChunk(seq, stream, text, data);
+    // No text at all: the read ended inside a character, which the next read completes.
+    const empty = piece.data.length === 0;
+    const seq = empty ? record.seq : ++record.seq;
+    if (!empty) {
+      const chunk = keptChunk(seq, stream, piece);
       record[stream].append(chunk);
       this.deps.store.appended?.(record, chunk);
     }
-    const first = !this.started[stream] && text !== "";
+    const first = !this.started[stream] && !empty;
     if (first) this.started[stream] = true;
-    this.deps.emitter.emit({
-      type: "output",
-      taskId: record.id,
-      contextId: record.contextId,
-      stream,
-      seq,
-      text,
-      raw,
-      first,
-    });
-    if (this.detector && text !== "") this.watch(text);
+    this.deps.emitter.emit(new LazyOutputEvent(record.id, record.contextId, stream, seq, piece, raw, first));
+    if (this.detector && !empty) this.watch(piece.text);
   }
 
   private watch(text: string): void {

@@ -5,13 +5,24 @@ import { isAscii } from "node:buffer";
 
 const EMPTY = Buffer.alloc(0);
 
-export interface DecodedChunk {
-  text: string;
+/**
+ * Complete characters of a stream: their bytes, and their text, decoded when first read. Output that goes straight
+ * to a reader is decoded just before it is encoded again, so waiting output holds bytes, outside the JS heap, which
+ * the garbage collector never copies (docs/benchmarks.md).
+ */
+export class DecodedChunk {
+  private decoded: string | undefined;
+
   /**
-   * The bytes of the stream this text was decoded from (a view of the chunk read, not a copy): `decodeUtf8(data)`
-   * gives `text` again, and their length is what the command wrote for it.
+   * `data`: the bytes of the stream this text is decoded from (a view of the chunk read, not a copy); their length
+   * is what the command wrote for it.
    */
-  data: Buffer;
+  constructor(readonly data: Buffer) {}
+
+  get text(): string {
+    if (this.decoded === undefined) this.decoded = decodeUtf8(this.data);
+    return this.decoded;
+  }
 }
 
 /**
@@ -54,14 +65,13 @@ export class Utf8Chunks {
     const cut = all.length - incompleteTail(all);
     // A copy of at most 3 bytes, so the chunk itself is not kept alive.
     this.carry = cut === all.length ? EMPTY : Buffer.from(all.subarray(cut));
-    const data = cut === all.length ? all : all.subarray(0, cut);
-    return { text: decodeUtf8(data), data };
+    return new DecodedChunk(cut === all.length ? all : all.subarray(0, cut));
   }
 
   /** The stream ended: what is held back is decoded as it is (an incomplete character becomes U+FFFD). */
   end(): DecodedChunk {
     const rest = this.carry;
     this.carry = EMPTY;
-    return { text: decodeUtf8(rest), data: rest };
+    return new DecodedChunk(rest);
   }
 }

@@ -69,7 +69,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
 
   const stream = (c: Context, response: JSONRPCResponse, reply: StreamReply) => {
     const id = JSON.stringify(response.id);
-    const wrap = (text: string) => `{"jsonrpc":"2.0","id":${id},"result":${text}}`;
+    const wrap = { head: `{"jsonrpc":"2.0","id":${id},"result":`, tail: "}" };
     const errorData = (error: unknown) => {
       log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
       return JSON.stringify(errorResponse(response.id, A2A_CODES.internal, "Internal error"));

@@ -60,11 +60,7 @@ export function restRoutes(options: RestOptions): Hono {
       log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
       return JSON.stringify(httpError(500, "INTERNAL", "internal error while following the task"));
     };
-    return sseAnswer(
-      c,
-      replySource(result, (text) => text, errorData),
-      options.keepAliveMs,
-    );
+    return sseAnswer(c, replySource(result, { head: "", tail: "" }, errorData), options.keepAliveMs);
   };
 
   /** The request's JSON body as params (an empty body is `{}`), or the refusal of a body that is not JSON. */

@@ -4,6 +4,7 @@
 // away stops the following (the task goes on).
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
+import type { JsonText } from "../a2a/text-json.js";
 import { wireEncoding } from "../io/wire-encoding.js";
 import type { StreamReply } from "../jsonrpc/stream-reply.js";
 
@@ -11,8 +12,11 @@ import type { StreamReply } from "../jsonrpc/stream-reply.js";
 export interface SseSource {
   /** The first item (the request's answer already exists when the stream starts). */
   first: string;
-  /** The next item, or undefined once the stream is over. */
-  next(): Promise<string | undefined>;
+  /**
+   * The next item between `head` and `tail` (the SSE framing), or undefined once the stream is over: the frame is
+   * made in one piece with the item, so that an item made as bytes is not copied again.
+   */
+  next(head: string, tail: string): Promise<JsonText | undefined>;
   /** The client went away: stop following. */
   close(): void;
   /** The data of the `event: error` that ends a stream that failed after its first item. */
@@ -24,11 +28,11 @@ export const KEEP_ALIVE_MS = 15_000;
 export function sseAnswer(c: Context, source: SseSource, keepAliveMs = KEEP_ALIVE_MS): Response {
   return streamSSE(c, async (stream) => {
     let writing = false;
-    const write = async (text: string) => {
+    const write = async (text: JsonText) => {
       writing = true;
       // Bytes made here: ASCII (the usual output) is copied as it is, where Hono's TextEncoder would encode it
       // character by character.
-      await stream.write(Buffer.from(text, wireEncoding(text)));
+      await stream.write(typeof text === "string" ? Buffer.from(text, wireEncoding(text)) : text);
       writing = false;
       idle.refresh();
     };
@@ -41,15 +45,15 @@ export function sseAnswer(c: Context, source: SseSource, keepAliveMs = KEEP_ALIV
     try {
       await write(`data: ${source.first}\n\n`);
       for (;;) {
-        let item: string | undefined;
+        let item: JsonText | undefined;
         try {
-          item = await source.next();
+          item = await source.next("data: ", "\n\n");
         } catch (error) {
           if (!stream.aborted) await write(`event: error\ndata: ${source.errorData(error)}\n\n`);
           break;
         }
         if (item === undefined || stream.aborted) break;
-        await write(`data: ${item}\n\n`);
+        await write(item);
       }
     } finally {
       clearTimeout(idle);
@@ -58,17 +62,17 @@ export function sseAnswer(c: Context, source: SseSource, keepAliveMs = KEEP_ALIV
   });
 }
 
-/** The items of a stream reply, each item's JSON text passed through `wrap` (the JSON-RPC envelope, or none). */
+/** The items of a stream reply, each item's JSON text between `wrap`'s two parts (the JSON-RPC envelope, or none). */
 export function replySource(
   reply: StreamReply,
-  wrap: (text: string) => string,
+  wrap: { head: string; tail: string },
   errorData: (error: unknown) => string,
 ): SseSource {
   return {
-    first: wrap(JSON.stringify(reply.first)),
-    next: async () => {
+    first: `${wrap.head}${JSON.stringify(reply.first)}${wrap.tail}`,
+    next: async (head, tail) => {
       const step = await reply.rest.next();
-      return step.done ? undefined : wrap(reply.encode(step.value));
+      return step.done ? undefined : reply.encode(step.value, `${head}${wrap.head}`, `${wrap.tail}${tail}`);
     },
     close: () => reply.close(),
     errorData,

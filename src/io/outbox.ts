@@ -4,8 +4,8 @@
 import type { Writable } from "node:stream";
 import type { FlowControl } from "./backpressure.js";
 
-/** A line to write (with its newline), or how to make it when its turn comes. */
-export type OutLine = string | (() => string);
+/** A line to write (with its newline) as text or bytes, or how to make it when its turn comes. */
+export type OutLine = string | Buffer | (() => string);
 
 export class Outbox {
   private readonly waiting: OutLine[] = [];
@@ -29,7 +29,7 @@ export class Outbox {
     }
     while (this.waiting.length > 0 && !this.flow.isFull) {
       const line = this.waiting.shift() as OutLine;
-      this.flow.write(this.stream, typeof line === "string" ? line : line());
+      this.flow.write(this.stream, typeof line === "function" ? line() : line);
     }
   }
 

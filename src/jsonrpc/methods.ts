@@ -101,7 +101,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     const opened = await stream;
     const task = await firstTask(opened);
     const map = (item: StreamItem) => (item.type === "task" ? undefined : v03.eventOf(item));
-    const encode = (item: unknown) => eventJson(item as v03.WireEvent);
+    const encode = (item: unknown, head: string, tail: string) => eventJson(item as v03.WireEvent, head, tail);
     return new StreamReply(task.id, v03.taskOf(task), rest(opened, map), encode, "0.3");
   };
   const stream10 = async (stream: Promise<TaskStream> | TaskStream) => {
@@ -109,7 +109,8 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     const task = await firstTask(opened);
     const map = (item: StreamItem) =>
       item.type === "task" ? { task: v10.taskOf(item.task) } : v10.streamResponseOf(item);
-    const encode = (item: unknown) => streamResponseJson(item as v10.StreamResponse1);
+    const encode = (item: unknown, head: string, tail: string) =>
+      streamResponseJson(item as v10.StreamResponse1, head, tail);
     return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), encode, "1.0");
   };
   const ended: StopRule = "ended";

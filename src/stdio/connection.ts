@@ -13,6 +13,9 @@ import { errorResponse, idInHead, notARequest } from "../jsonrpc/requests.js";
 import { sendDuplicates } from "../jsonrpc/send-duplicates.js";
 import { StreamReply } from "../jsonrpc/stream-reply.js";
 
+/** What comes before a stream's item in the `tasks/event` notification that carries it (CONTRACT 5.4, 7.3). */
+const NOTIFICATION_HEAD = `{"jsonrpc":"2.0","method":"tasks/event","params":`;
+
 export const MAX_BATCH = 1000;
 
 export interface ConnectionSink {
@@ -141,8 +144,7 @@ export class StdioConnection {
           if (this.sink.isFull) await this.sink.drained();
           const step = await reply.rest.next();
           if (step.done) break;
-          const params = reply.encode(step.value);
-          this.sink.sendAll([`{"jsonrpc":"2.0","method":"tasks/event","params":${params}}\n`]);
+          this.sink.sendAll([reply.encode(step.value, NOTIFICATION_HEAD, "}\n")]);
         }
       } catch (error) {
         this.options.log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);

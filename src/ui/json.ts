@@ -10,7 +10,7 @@ export function attachJson(dispatcher: Dispatcher, taskId: string | undefined, o
     const id = event.type === "status" ? event.task.id : event.taskId;
     if (taskId !== undefined && id !== taskId) return;
     const wire = eventOf(event);
-    if (wire) flow.write(out as never, `${eventJson(wire)}\n`);
+    if (wire) flow.write(out as never, eventJson(wire, "", "\n"));
   });
   return { flow, off };
 }

@@ -9,7 +9,17 @@ let seq = 0;
 /** An output event of task-1; `first` marks the first chunk of its stream. */
 export function output(text: string, stream: StreamName = "stdout", first = false): DispatcherEvent {
   seq += 1;
-  return { type: "output", taskId: "task-1", contextId: "ctx-1", stream, seq, text, raw: Buffer.from(text), first };
+  return {
+    type: "output",
+    taskId: "task-1",
+    contextId: "ctx-1",
+    stream,
+    seq,
+    text,
+    data: Buffer.from(text),
+    raw: Buffer.from(text),
+    first,
+  };
 }
 
 /** A task view of task-1 with the required fields filled in; `overrides` set the rest. */

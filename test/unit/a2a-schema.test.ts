@@ -50,7 +50,7 @@ describe("1.0 codec objects are valid A2A 1.0", () => {
     ]) {
       const response = streamResponseOf(event);
       assertStreamResponse(response);
-      assertStreamResponse(JSON.parse(streamResponseJson(response as NonNullable<typeof response>)));
+      assertStreamResponse(JSON.parse(String(streamResponseJson(response as NonNullable<typeof response>))));
     }
     assertStreamResponse({ task: taskOf(finished) });
   });

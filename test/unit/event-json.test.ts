@@ -2,8 +2,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
+import { jsonString } from "../../src/a2a/text-json.js";
 import { eventOf, type WireEvent } from "../../src/a2a/v0_3/codec.js";
-import { eventJson, jsonString, notificationJson } from "../../src/a2a/v0_3/event-json.js";
+import { eventJson, notificationJson } from "../../src/a2a/v0_3/event-json.js";
 import { type StreamResponse1, streamResponseOf } from "../../src/a2a/v1_0/codec.js";
 import { streamResponseJson } from "../../src/a2a/v1_0/event-json.js";
 import { output, taskView } from "../helpers/events.js";

@@ -13,10 +13,11 @@ function source(items: string[], failAt?: number) {
   const state = { pulled: 0, closed: false };
   const src: SseSource = {
     first: items[0] as string,
-    next: async () => {
+    next: async (head, tail) => {
       state.pulled += 1;
       if (state.pulled === failAt) throw new Error("broken");
-      return items[state.pulled];
+      const item = items[state.pulled];
+      return item === undefined ? undefined : `${head}${item}${tail}`;
     },
     close: () => {
       state.closed = true;

@@ -84,6 +84,16 @@ describe("Utf8Chunks", () => {
     ]);
   });
 
+  it("a chunk's text is decoded when first read, then kept", () => {
+    // Seen through the bytes it decodes from: a change to them before the first read shows, a later one does not.
+    const bytes = Buffer.from("x".repeat(5000));
+    const chunk = new Utf8Chunks().write(bytes);
+    bytes.fill("y");
+    assert.equal(chunk.text, "y".repeat(5000));
+    bytes.fill("z");
+    assert.equal(chunk.text, "y".repeat(5000));
+  });
+
   it("an invalid byte is one U+FFFD that counts 1 byte, not the 3 of its replacement", () => {
     assert.deepEqual(decodeAll([Buffer.from([0x61, 0xff, 0x62])]).at(0), { text: "a\uFFFDb", bytes: 3 });
   });

@@ -7,6 +7,7 @@ import type { StreamView, TaskView } from "../../core/task-record.js";
 import { HITL_URI } from "../../core/uris.js";
 import type { TaskOptions } from "../requests.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
+import { withAsciiMark } from "../text-json.js";
 
 export interface WireTextPart {
   kind: "text";
@@ -136,7 +137,7 @@ export function eventOf(event: DispatcherEvent): WireEvent | undefined {
       ...eventMetadata(event.task),
     };
   }
-  if (event.text === "") return undefined;
+  if (event.data.length === 0) return undefined;
   return {
     kind: "artifact-update",
     taskId: event.taskId,
@@ -144,7 +145,7 @@ export function eventOf(event: DispatcherEvent): WireEvent | undefined {
     artifact: {
       artifactId: event.stream,
       name: event.stream,
-      parts: [{ kind: "text", text: event.text, metadata: { seq: event.seq } }],
+      parts: [withAsciiMark({ kind: "text", text: event.text, metadata: { seq: event.seq } }, event.data)],
     },
     append: !event.first,
     lastChunk: false,

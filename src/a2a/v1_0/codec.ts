@@ -8,6 +8,7 @@ import type { StreamView, TaskView } from "../../core/task-record.js";
 import { HITL_URI } from "../../core/uris.js";
 import type { TaskOptions } from "../requests.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
+import { withAsciiMark } from "../text-json.js";
 
 export const STATE_NAMES: Record<TaskState, string> = {
   submitted: "TASK_STATE_SUBMITTED",
@@ -154,7 +155,7 @@ export function streamResponseOf(event: DispatcherEvent): StreamResponse1 | unde
       statusUpdate: { taskId: task.id, contextId: task.contextId, status: statusOf(task), ...eventMetadata(task) },
     };
   }
-  if (event.text === "") return undefined;
+  if (event.data.length === 0) return undefined;
   return {
     artifactUpdate: {
       taskId: event.taskId,
@@ -162,7 +163,7 @@ export function streamResponseOf(event: DispatcherEvent): StreamResponse1 | unde
       artifact: {
         artifactId: event.stream,
         name: event.stream,
-        parts: [{ text: event.text, metadata: { seq: event.seq } }],
+        parts: [withAsciiMark({ text: event.text, metadata: { seq: event.seq } }, event.data)],
       },
       append: !event.first,
       lastChunk: false,
