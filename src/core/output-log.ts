@@ -1,4 +1,5 @@
 // A bounded record of one stream's output: the first part and the most recent, and a count of what fell between.
+import { isAscii } from "node:buffer";
 import { type DecodedChunk, decodeUtf8 } from "./utf8-chunks.js";
 
 export type StreamName = "stdout" | "stderr";
@@ -9,6 +10,8 @@ export interface OutputChunk {
   readonly text: string;
   /** The bytes the command wrote for `text` (not its re-encoded length: invalid bytes decode to 3-byte U+FFFD). */
   readonly bytes: number;
+  /** The text's UTF-8 bytes without decoding them, when the chunk still holds them and they are ASCII. */
+  asciiBytes?(): Buffer | undefined;
 }
 
 /**
@@ -45,6 +48,10 @@ export class ByteChunk implements OutputChunk {
   ) {
     this.data = data;
     this.bytes = data.length;
+  }
+
+  asciiBytes(): Buffer | undefined {
+    return this.data !== undefined && isAscii(this.data) ? this.data : undefined;
   }
 
   get text(): string {

@@ -70,6 +70,7 @@ export class SqliteStore implements TaskStore {
   private readonly sql: Record<
     | "upsert"
     | "insertChunk"
+    | "insertAsciiChunk"
     | "deleteChunks"
     | "updateOutput"
     | "selectTask"
@@ -103,6 +104,10 @@ export class SqliteStore implements TaskStore {
          RETURNING n`,
       ),
       insertChunk: db.prepare("INSERT OR REPLACE INTO chunks (task, stream, seq, text) VALUES (?, ?, ?, ?)"),
+      // ASCII output as its bytes, stored as the text they are: no decoding and encoding again on the way in.
+      insertAsciiChunk: db.prepare(
+        "INSERT OR REPLACE INTO chunks (task, stream, seq, text) VALUES (?, ?, ?, CAST(? AS TEXT))",
+      ),
       deleteChunks: db.prepare("DELETE FROM chunks WHERE task = ? AND stream = ? AND seq > ? AND seq < ?"),
       updateOutput: db.prepare(
         "UPDATE tasks SET stdout_dropped = ?, stderr_dropped = ?, bytes = octet_length(detail) + ? WHERE n = ?",
@@ -281,7 +286,9 @@ export class SqliteStore implements TaskStore {
       for (const stream of STREAMS) {
         const log = record[stream];
         for (const chunk of log.chunksSince(live.written[stream])) {
-          this.sql.insertChunk.run(n, stream, chunk.seq, chunk.text);
+          const ascii = chunk.asciiBytes?.();
+          if (ascii) this.sql.insertAsciiChunk.run(n, stream, chunk.seq, ascii);
+          else this.sql.insertChunk.run(n, stream, chunk.seq, chunk.text);
           live.written[stream] = chunk.seq;
           bytes += chunk.bytes;
           rows += 1;

@@ -8,6 +8,7 @@ import { describe, it } from "node:test";
 import Sqlite from "better-sqlite3";
 import fc from "fast-check";
 import { decodePageToken, type ListQuery, pageOf } from "../../src/core/list-query.js";
+import { ByteChunk } from "../../src/core/output-log.js";
 import type { TaskStore } from "../../src/core/store.js";
 import { TASK_STATES } from "../../src/core/task.js";
 import type { TaskRecord } from "../../src/core/task-record.js";
@@ -260,6 +261,28 @@ describe("SQLite store: output", () => {
       assert.equal(got[stream].droppedBytes, task[stream].droppedBytes);
       assert.equal(got[stream].totalBytes, task[stream].totalBytes);
     }
+    again.close?.();
+  });
+
+  it("chunks kept as bytes are stored as text: ASCII ones without being decoded, others decoded", async () => {
+    const dir = tempDir();
+    const { store } = await openStore(dir, { outputLimit: 1024 * 1024 });
+    const task = record("bytes", "working");
+    store.put(task);
+    const ascii = new ByteChunk(++task.seq, "stdout", Buffer.from(`{"msg":"a \\"line\\""}\t\r\n`.repeat(400)));
+    const utf8 = new ByteChunk(++task.seq, "stdout", Buffer.from("✓ é 😀\n".repeat(400)));
+    for (const chunk of [ascii, utf8]) {
+      task.stdout.append(chunk);
+      store.appended?.(task, chunk);
+    }
+    (store as SqliteStore).flush();
+    assert.ok(ascii.asciiBytes(), "the ASCII chunk still holds its bytes: the store did not decode it");
+    store.close?.();
+    const types = editDb(dir, (db) => db.prepare("SELECT typeof(text) AS type FROM chunks ORDER BY seq").all());
+    assert.deepEqual(types, [{ type: "text" }, { type: "text" }]);
+    const { store: again } = await openStore(dir, { outputLimit: 1024 * 1024, killLeftovers: () => false });
+    const texts = (again.get("bytes") as TaskRecord).stdout.chunks().map((chunk) => chunk.text);
+    assert.deepEqual(texts, [ascii.text, utf8.text]);
     again.close?.();
   });
 
