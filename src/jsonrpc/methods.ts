@@ -13,15 +13,14 @@ import {
   recognisedExtensions,
   type ServiceParams,
 } from "../a2a/service-params.js";
+import { itemJson03, itemJson10 } from "../a2a/stream-json.js";
 import type { StopRule, StreamItem, TaskStream } from "../a2a/task-stream.js";
 import * as v03 from "../a2a/v0_3/codec.js";
 import { listRequest03, sendRequestOf as send03 } from "../a2a/v0_3/decode.js";
 import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
-import { eventJson } from "../a2a/v0_3/event-json.js";
 import * as v10 from "../a2a/v1_0/codec.js";
 import { getRequest10, listRequest10, sendRequestOf as send10 } from "../a2a/v1_0/decode.js";
 import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
-import { streamResponseJson } from "../a2a/v1_0/event-json.js";
 import { CoreError } from "../core/errors.js";
 import type { TaskView } from "../core/task-record.js";
 import { EndedTaskTexts } from "./ended-task-texts.js";
@@ -100,18 +99,21 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   const stream03 = async (stream: Promise<TaskStream> | TaskStream) => {
     const opened = await stream;
     const task = await firstTask(opened);
-    const map = (item: StreamItem) => (item.type === "task" ? undefined : v03.eventOf(item));
-    const encode = (item: unknown, head: string, tail: string) => eventJson(item as v03.WireEvent, head, tail);
-    return new StreamReply(task.id, v03.taskOf(task), rest(opened, map), encode, "0.3");
+    // Output stays the dispatcher's event until it is encoded (src/a2a/stream-json.ts).
+    const map = (item: StreamItem) =>
+      item.type === "task" ? undefined : item.type === "output" ? item : v03.eventOf(item);
+    return new StreamReply(task.id, v03.taskOf(task), rest(opened, map), itemJson03, "0.3");
   };
   const stream10 = async (stream: Promise<TaskStream> | TaskStream) => {
     const opened = await stream;
     const task = await firstTask(opened);
     const map = (item: StreamItem) =>
-      item.type === "task" ? { task: v10.taskOf(item.task) } : v10.streamResponseOf(item);
-    const encode = (item: unknown, head: string, tail: string) =>
-      streamResponseJson(item as v10.StreamResponse1, head, tail);
-    return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), encode, "1.0");
+      item.type === "task"
+        ? { task: v10.taskOf(item.task) }
+        : item.type === "output"
+          ? item
+          : v10.streamResponseOf(item);
+    return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), itemJson10, "1.0");
   };
   const ended: StopRule = "ended";
   const endedOrInput: StopRule = "ended-or-input";

@@ -1,6 +1,6 @@
 // `run --json`: the task's A2A 0.3 events (as `tasks/event` carries them) as NDJSON on stdout.
+import { itemJson03 } from "../a2a/stream-json.js";
 import { eventOf } from "../a2a/v0_3/codec.js";
-import { eventJson } from "../a2a/v0_3/event-json.js";
 import type { Dispatcher } from "../core/dispatcher.js";
 import { FlowControl } from "../io/backpressure.js";
 
@@ -9,8 +9,9 @@ export function attachJson(dispatcher: Dispatcher, taskId: string | undefined, o
   const off = dispatcher.subscribe((event) => {
     const id = event.type === "status" ? event.task.id : event.taskId;
     if (taskId !== undefined && id !== taskId) return;
-    const wire = eventOf(event);
-    if (wire) flow.write(out as never, eventJson(wire, "", "\n"));
+    // Output goes to itemJson03 as the dispatcher's event, so that large output is escaped from its bytes.
+    const item = event.type === "output" ? (event.data.length > 0 ? event : undefined) : eventOf(event);
+    if (item) flow.write(out as never, itemJson03(item, "", "\n"));
   });
   return { flow, off };
 }

@@ -1,5 +1,6 @@
 // `run --json` end to end: the task's A2A 0.3 events as NDJSON on stdout (CONTRACT sections 3.3, 5.3 and 6).
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import { binaryFixtureBytes } from "../helpers/binary-output.js";
 import { FIXTURES, runCli } from "../helpers/cli.js";
@@ -222,6 +223,19 @@ describe("run --json", () => {
     const written = binaryFixtureBytes();
     assert.equal(textOf(events, "stdout"), written.stdout.toString("utf8"));
     assert.equal(textOf(events, "stderr"), written.stderr.toString("utf8"));
+  });
+
+  it("big: 3 MiB of multi-byte UTF-8 in chunks cut inside characters arrive byte for byte", async () => {
+    const bytes = 3 * 1024 * 1024;
+    const file = writeEnvelope({ working_dir: "big", timeout_seconds: 60 });
+    const result = await runCli(runJson(file), { env: { FIXTURE_BYTES: String(bytes) }, timeoutMs: 60_000 });
+    assert.equal(result.code, 0, result.stderr.slice(0, 2000));
+    const events = parseNdjson(result.stdout);
+    checkEvents(events);
+    const text = textOf(events, "stdout");
+    assert.equal(Buffer.byteLength(text), bytes);
+    const written = /sha256 ([0-9a-f]{64})/.exec(textOf(events, "stderr"))?.[1];
+    assert.equal(createHash("sha256").update(text, "utf8").digest("hex"), written);
   });
 
   it("a finished log line that mentions a marker, then silence: no prompt, the task completes", async () => {

@@ -7,7 +7,6 @@ import type { StreamView, TaskView } from "../../core/task-record.js";
 import { HITL_URI } from "../../core/uris.js";
 import type { TaskOptions } from "../requests.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
-import { withAsciiMark } from "../text-json.js";
 
 export interface WireTextPart {
   kind: "text";
@@ -145,7 +144,7 @@ export function eventOf(event: DispatcherEvent): WireEvent | undefined {
     artifact: {
       artifactId: event.stream,
       name: event.stream,
-      parts: [withAsciiMark({ kind: "text", text: event.text, metadata: { seq: event.seq } }, event.data)],
+      parts: [{ kind: "text", text: event.text, metadata: { seq: event.seq } }],
     },
     append: !event.first,
     lastChunk: false,

@@ -8,7 +8,6 @@ import type { StreamView, TaskView } from "../../core/task-record.js";
 import { HITL_URI } from "../../core/uris.js";
 import type { TaskOptions } from "../requests.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
-import { withAsciiMark } from "../text-json.js";
 
 export const STATE_NAMES: Record<TaskState, string> = {
   submitted: "TASK_STATE_SUBMITTED",
@@ -163,7 +162,7 @@ export function streamResponseOf(event: DispatcherEvent): StreamResponse1 | unde
       artifact: {
         artifactId: event.stream,
         name: event.stream,
-        parts: [withAsciiMark({ text: event.text, metadata: { seq: event.seq } }, event.data)],
+        parts: [{ text: event.text, metadata: { seq: event.seq } }],
       },
       append: !event.first,
       lastChunk: false,

@@ -1,0 +1,29 @@
+// One item of a task stream as JSON, between the binding's head and tail, in each family's shapes. Output comes as
+// the dispatcher's event and is put in wire shape only here: large output goes out as bytes escaped from what the
+// command wrote, its text never decoded (src/a2a/output-json.ts); the rest is wire objects written as text.
+import type { OutputEvent } from "../core/events.js";
+import { outputJson } from "./output-json.js";
+import type { JsonText } from "./text-json.js";
+import * as v03 from "./v0_3/codec.js";
+import { eventJson } from "./v0_3/event-json.js";
+import * as v10 from "./v1_0/codec.js";
+import { streamResponseJson } from "./v1_0/event-json.js";
+
+/** An output event not yet in wire shape (wire objects have no `type`). */
+const isOutput = (item: unknown): item is OutputEvent => (item as { type?: unknown }).type === "output";
+
+/** A 0.3 wire event, or an output event in 0.3 shape. */
+export function itemJson03(item: unknown, head: string, tail: string): JsonText {
+  if (!isOutput(item)) return `${head}${eventJson(item as v03.WireEvent)}${tail}`;
+  return outputJson(item, v03.eventOf, head, tail) ?? `${head}${eventJson(v03.eventOf(item) as v03.WireEvent)}${tail}`;
+}
+
+/** A 1.0 StreamResponse, or an output event in 1.0 shape. */
+export function itemJson10(item: unknown, head: string, tail: string): JsonText {
+  if (!isOutput(item)) return `${head}${streamResponseJson(item as v10.StreamResponse1)}${tail}`;
+  const response = v10.streamResponseOf;
+  return (
+    outputJson(item, response, head, tail) ??
+    `${head}${streamResponseJson(response(item) as v10.StreamResponse1)}${tail}`
+  );
+}

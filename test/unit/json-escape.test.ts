@@ -1,0 +1,77 @@
+// The WebAssembly escaper: the module in the repo is what its source assembles to, and for any valid UTF-8 it writes
+// exactly the UTF-8 of what JSON.stringify writes between its quotes.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { assemble, WASM_DIR } from "../../scripts/wasm.js";
+import { escapedUtf8, MAX_ESCAPED_INPUT } from "../../src/wasm/json-escape.js";
+import { WASM } from "../../src/wasm/json-escape-binary.js";
+
+/** The UTF-8 of what JSON.stringify writes between the quotes. */
+const expected = (text: string) => Buffer.from(JSON.stringify(text).slice(1, -1));
+const escaped = (data: Uint8Array) => {
+  const view = escapedUtf8(data);
+  return view === undefined ? undefined : Buffer.from(view);
+};
+
+/** Text that looks like command output, with every kind of character the escaper treats apart. */
+const outputLike = fc
+  .array(
+    fc.oneof(
+      { weight: 10, arbitrary: fc.constantFrom("ok", " ", "done 42", "x".repeat(40)) },
+      { weight: 4, arbitrary: fc.constantFrom("\n", "\r\n", "\t", '"', "\\", "\u001b[31m", "\b", "\f", "\u0000") },
+      { weight: 2, arbitrary: fc.constantFrom("é", "✓", "😀", "\u2028", "\u007f", "\u0080", "\uffff") },
+      { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 20 }) },
+    ),
+    { maxLength: 200 },
+  )
+  .map((pieces) => pieces.join(""));
+
+describe("escapedUtf8", () => {
+  it("the module in the repo is what src/wasm/json-escape.wat assembles to (npm run wasm)", async () => {
+    const source = readFileSync(join(WASM_DIR, "json-escape.wat"), "utf8");
+    assert.equal(await assemble(source, "json-escape.wat"), WASM);
+  });
+
+  it("is JSON.stringify's text for every code point from U+0000 to U+00FF, and around a 16-byte block", () => {
+    for (let code = 0; code <= 0xff; code++) {
+      const char = String.fromCharCode(code);
+      // Alone, and at every place in a 16-byte block and past it, so both the block and the byte path see it.
+      for (const text of [char, ...Array.from({ length: 33 }, (_, at) => `${"a".repeat(at)}${char}${"b".repeat(40)}`)])
+        assert.deepEqual(escaped(Buffer.from(text)), expected(text), `U+${code.toString(16)} in ${text.length}`);
+    }
+  });
+
+  it("is JSON.stringify's text for any well-formed text (property)", () => {
+    fc.assert(
+      fc.property(outputLike, (text) => {
+        assert.deepEqual(escaped(Buffer.from(text)), expected(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("a 64 KiB chunk of lines, and inputs of every length up to 100 bytes", () => {
+    const chunk = `${"x".repeat(1023)}\n`.repeat(64);
+    assert.deepEqual(escaped(Buffer.from(chunk)), expected(chunk));
+    for (let length = 0; length <= 100; length++) {
+      const text = 'a"\\\n\tb'.repeat(20).slice(0, length);
+      assert.deepEqual(escaped(Buffer.from(text)), expected(text), `length ${length}`);
+    }
+  });
+
+  it("reads a view of any offset in its buffer", () => {
+    const bytes = Buffer.from(`__${'say "hi"\n'.repeat(10)}__`);
+    const view = bytes.subarray(2, bytes.length - 2);
+    assert.deepEqual(escaped(view), expected(view.toString()));
+  });
+
+  it("declines bytes that are not valid UTF-8 (their text has U+FFFD) and input over its limit", () => {
+    for (const bad of [[0xff], [0x61, 0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]])
+      assert.equal(escapedUtf8(Buffer.from(bad)), undefined, Buffer.from(bad).toString("hex"));
+    assert.equal(escapedUtf8(Buffer.alloc(MAX_ESCAPED_INPUT + 1, 0x61)), undefined);
+    assert.deepEqual(escaped(Buffer.alloc(MAX_ESCAPED_INPUT, 0x61)), Buffer.alloc(MAX_ESCAPED_INPUT, 0x61));
+  });
+});
