@@ -52,6 +52,24 @@ describe("sseAnswer", () => {
     assert.equal(text, 'data: {"a":1}\n\ndata: {"b":2}\n\nevent: error\ndata: {"error":"broken"}\n\n');
   });
 
+  it("written to node's response directly: the same bytes and headers as through Hono's SSE helper", async () => {
+    const items = ['{"a":1}', '{"b":"x\\ny"}', '{"c":[]}'];
+    const viaHelper = await (await new Hono().get("/s", (c) => sseAnswer(c, source(items).src)).request("/s")).text();
+    for (const failAt of [undefined, 2]) {
+      const { server, port } = await serve(source(items, failAt).src);
+      try {
+        const response = await fetch(`http://127.0.0.1:${port}/s`);
+        assert.equal(response.headers.get("content-type"), "text/event-stream");
+        assert.equal(response.headers.get("cache-control"), "no-cache");
+        const text = await response.text();
+        if (failAt === undefined) assert.equal(text, viaHelper);
+        else assert.equal(text, 'data: {"a":1}\n\ndata: {"b":"x\\ny"}\n\nevent: error\ndata: {"error":"broken"}\n\n');
+      } finally {
+        server.close();
+      }
+    }
+  });
+
   it("a reader that goes away: the source is closed", async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
