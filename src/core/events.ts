@@ -23,7 +23,8 @@ export interface OutputEvent {
 
 /**
  * An output event whose text is decoded when a listener first reads it: output a stream holds back waits as bytes,
- * outside the JS heap. (A getter in an object literal made every event cost far more: a class keeps one shape.)
+ * outside the JS heap. A class, not an object literal with a getter: that made each event cost far more
+ * (docs/benchmarks.md).
  */
 export class LazyOutputEvent implements OutputEvent {
   readonly type = "output";

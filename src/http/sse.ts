@@ -1,7 +1,7 @@
-// A stream as Server-Sent Events (CONTRACT 8.4), on Hono's SSE helper: one `data:` event per item, each written
-// before the next is pulled, so a client that stops reading holds its task's output at the task stream's mark
-// instead of filling memory; a comment while idle keeps proxies and clients from timing out; a client that goes
-// away stops the following (the task goes on).
+// A stream as Server-Sent Events (CONTRACT 8.4): one `data:` event per item, each written before the next is pulled,
+// so a client that stops reading holds its task's output at the task stream's mark instead of filling memory; a
+// comment while idle keeps proxies and clients from timing out; a client that goes away stops the following (the
+// task goes on).
 import type { ServerResponse } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
@@ -39,7 +39,7 @@ interface SseSink {
 /**
  * Under `@hono/node-server`, the events are written to node's response directly, once the head (with every header the
  * middleware set) has gone out through Hono: a web stream between the events and the socket cost about 0.8 ms of CPU
- * per MiB, a third of the whole SSE path for large output (docs/benchmarks.md). Elsewhere (Hono's own tests, other
+ * per MiB, about a quarter of the whole SSE path for large output (docs/benchmarks.md). Elsewhere (Hono's own tests, other
  * runtimes) they go through Hono's SSE helper.
  */
 export function sseAnswer(c: Context, source: SseSource, keepAliveMs = KEEP_ALIVE_MS): Response {
