@@ -50,7 +50,13 @@ export function escapedUtf8(data: Uint8Array): Uint8Array | undefined {
   const output = INPUT_AT + data.length;
   const needed = output + 6 * data.length + 16;
   const { memory } = wasm;
-  if (memory.buffer.byteLength < needed) memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
+  if (memory.buffer.byteLength < needed) {
+    try {
+      memory.grow(Math.ceil((needed - memory.buffer.byteLength) / PAGE));
+    } catch {
+      return undefined; // No memory for it now: the text is escaped in JS instead.
+    }
+  }
   new Uint8Array(memory.buffer).set(data, INPUT_AT);
   const end = wasm.escape(INPUT_AT, data.length, output);
   return new Uint8Array(memory.buffer, output, end - output);

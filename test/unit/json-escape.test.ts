@@ -1,6 +1,7 @@
 // The WebAssembly escaper: the module in the repo is what its source assembles to, and for any valid UTF-8 it writes
 // exactly the UTF-8 of what JSON.stringify writes between its quotes.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -73,5 +74,27 @@ describe("escapedUtf8", () => {
       assert.equal(escapedUtf8(Buffer.from(bad)), undefined, Buffer.from(bad).toString("hex"));
     assert.equal(escapedUtf8(Buffer.alloc(MAX_ESCAPED_INPUT + 1, 0x61)), undefined);
     assert.deepEqual(escaped(Buffer.alloc(MAX_ESCAPED_INPUT, 0x61)), Buffer.alloc(MAX_ESCAPED_INPUT, 0x61));
+  });
+
+  it("without WebAssembly (node --jitless) it declines, and large output is written as text, the same JSON", () => {
+    const script = `
+      const { escapedUtf8 } = await import("./src/wasm/json-escape.ts");
+      const { itemJson03 } = await import("./src/a2a/stream-json.ts");
+      const { eventOf } = await import("./src/a2a/v0_3/codec.ts");
+      const text = 'say "hi"\\n'.repeat(1000);
+      const data = Buffer.from(text);
+      const event = { type: "output", taskId: "t", contextId: "c", stream: "stdout", seq: 1, text, data, raw: data, first: true };
+      const written = itemJson03(event, "", "");
+      console.log(JSON.stringify({
+        declined: escapedUtf8(data) === undefined,
+        text: typeof written === "string",
+        same: String(written) === JSON.stringify(eventOf(event)),
+      }));`;
+    const out = execFileSync(process.execPath, ["--jitless", "--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: join(WASM_DIR, "..", ".."),
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    assert.deepEqual(JSON.parse(out.trim().split("\n").at(-1) as string), { declined: true, text: true, same: true });
   });
 });
