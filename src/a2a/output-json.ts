@@ -26,14 +26,14 @@ export function outputJson(
   tail: string,
 ): Buffer | undefined {
   if (event.data.length < BYTES_SPLICED_FROM) return undefined;
+  // A view of the escaper's memory, good until the next escaping: nothing below escapes again.
+  const escaped = escapedUtf8(event.data);
+  if (escaped === undefined) return undefined;
   const marked = JSON.stringify(shape({ ...fieldsOf(event), text: MARKER }));
   // The text comes after every id in both families' shapes, so the last match is the marker itself.
   const at = marked.lastIndexOf(MARKED);
   const before = `${head}${marked.slice(0, at)}`;
   const after = `${marked.slice(at + MARKED.length)}${tail}`;
-  // Last: the escaped bytes are good only until the next escaping.
-  const escaped = escapedUtf8(event.data);
-  if (escaped === undefined) return undefined;
   const beforeBytes = Buffer.byteLength(before);
   const line = Buffer.allocUnsafe(beforeBytes + 1 + escaped.length + 1 + Buffer.byteLength(after));
   line.write(before, 0, "utf8");

@@ -13,7 +13,7 @@ import {
   recognisedExtensions,
   type ServiceParams,
 } from "../a2a/service-params.js";
-import { itemJson03, itemJson10 } from "../a2a/stream-json.js";
+import { itemJson03, itemJson10, streamItem03, streamItem10 } from "../a2a/stream-json.js";
 import type { StopRule, StreamItem, TaskStream } from "../a2a/task-stream.js";
 import * as v03 from "../a2a/v0_3/codec.js";
 import { listRequest03, sendRequestOf as send03 } from "../a2a/v0_3/decode.js";
@@ -99,20 +99,13 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   const stream03 = async (stream: Promise<TaskStream> | TaskStream) => {
     const opened = await stream;
     const task = await firstTask(opened);
-    // Output stays the dispatcher's event until it is encoded (src/a2a/stream-json.ts).
-    const map = (item: StreamItem) =>
-      item.type === "task" ? undefined : item.type === "output" ? item : v03.eventOf(item);
+    const map = (item: StreamItem) => (item.type === "task" ? undefined : streamItem03(item));
     return new StreamReply(task.id, v03.taskOf(task), rest(opened, map), itemJson03, "0.3");
   };
   const stream10 = async (stream: Promise<TaskStream> | TaskStream) => {
     const opened = await stream;
     const task = await firstTask(opened);
-    const map = (item: StreamItem) =>
-      item.type === "task"
-        ? { task: v10.taskOf(item.task) }
-        : item.type === "output"
-          ? item
-          : v10.streamResponseOf(item);
+    const map = (item: StreamItem) => (item.type === "task" ? { task: v10.taskOf(item.task) } : streamItem10(item));
     return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), itemJson10, "1.0");
   };
   const ended: StopRule = "ended";
