@@ -2,8 +2,8 @@
 // the dispatcher's event and is put in wire shape only here: large output goes out as bytes escaped from what the
 // command wrote, its text never decoded (src/a2a/output-json.ts); the rest is wire objects written as text.
 import type { DispatcherEvent, OutputEvent } from "../core/events.js";
+import type { WireJson } from "./json-string.js";
 import { outputJson } from "./output-json.js";
-import type { JsonText } from "./text-json.js";
 import * as v03 from "./v0_3/codec.js";
 import { eventJson } from "./v0_3/event-json.js";
 import * as v10 from "./v1_0/codec.js";
@@ -23,14 +23,14 @@ export function streamItem10(event: DispatcherEvent): unknown {
 }
 
 /** A 0.3 wire event, or an output event in 0.3 shape. */
-export function itemJson03(item: unknown, head: string, tail: string): JsonText {
+export function itemJson03(item: unknown, head: string, tail: string): WireJson {
   if (!isOutput(item)) return `${head}${eventJson(item as v03.WireEvent)}${tail}`;
   const asText = () => `${head}${eventJson(v03.eventOf(item) as v03.WireEvent)}${tail}`;
   return outputJson(item, v03.eventOf, head, tail) ?? asText();
 }
 
 /** A 1.0 StreamResponse, or an output event in 1.0 shape. */
-export function itemJson10(item: unknown, head: string, tail: string): JsonText {
+export function itemJson10(item: unknown, head: string, tail: string): WireJson {
   if (!isOutput(item)) return `${head}${streamResponseJson(item as v10.StreamResponse1)}${tail}`;
   const asText = () => `${head}${streamResponseJson(v10.streamResponseOf(item) as v10.StreamResponse1)}${tail}`;
   return outputJson(item, v10.streamResponseOf, head, tail) ?? asText();

@@ -6,7 +6,7 @@ import type { ServerResponse } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { JsonText } from "../a2a/text-json.js";
+import type { WireJson } from "../a2a/json-string.js";
 import { drainOrClose } from "../io/backpressure.js";
 import { wireEncoding } from "../io/wire-encoding.js";
 import type { StreamReply } from "../jsonrpc/stream-reply.js";
@@ -19,7 +19,7 @@ export interface SseSource {
    * The next item between `head` and `tail` (the SSE framing), or undefined once the stream is over: the frame is
    * made in one piece with the item, so that an item made as bytes is not copied again.
    */
-  next(head: string, tail: string): Promise<JsonText | undefined>;
+  next(head: string, tail: string): Promise<WireJson | undefined>;
   /** The client went away: stop following. */
   close(): void;
   /** The data of the `event: error` that ends a stream that failed after its first item. */
@@ -100,7 +100,7 @@ class ResponseSink implements SseSink {
 /** The events of `source`, each written before the next is pulled, with a comment while idle. */
 async function sendEvents(sink: SseSink, source: SseSource, keepAliveMs: number): Promise<void> {
   let writing = false;
-  const write = async (text: JsonText) => {
+  const write = async (text: WireJson) => {
     writing = true;
     // Bytes made here: ASCII (the usual output) is copied as it is, where Hono's TextEncoder would encode it
     // character by character.
@@ -117,7 +117,7 @@ async function sendEvents(sink: SseSink, source: SseSource, keepAliveMs: number)
   try {
     await write(`data: ${source.first}\n\n`);
     for (;;) {
-      let item: JsonText | undefined;
+      let item: WireJson | undefined;
       try {
         item = await source.next("data: ", "\n\n");
       } catch (error) {

@@ -1,7 +1,7 @@
 // What a streaming JSON-RPC method answers: its first item (the request's `result`) and the rest, already in the
 // method's wire shapes, with the encoder that writes one item as JSON text. Each binding frames the rest its own way:
 // `tasks/event` notifications on stdio, SSE events on HTTP (CONTRACT 7.3, 8.4).
-import type { JsonText } from "../a2a/text-json.js";
+import type { WireJson } from "../a2a/json-string.js";
 
 export class StreamReply {
   constructor(
@@ -10,7 +10,7 @@ export class StreamReply {
     readonly first: unknown,
     readonly rest: AsyncIterator<unknown>,
     /** `head`, the JSON text of one item of `rest`, then `tail`: the binding's frame, made in one piece with the item. */
-    readonly encode: (item: unknown, head: string, tail: string) => JsonText,
+    readonly encode: (item: unknown, head: string, tail: string) => WireJson,
     /** The A2A version whose shapes the items have: two streams of one task in one shape repeat each other. */
     readonly family?: "0.3" | "1.0",
   ) {}

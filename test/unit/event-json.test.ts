@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { jsonString } from "../../src/a2a/text-json.js";
+import { jsonString } from "../../src/a2a/json-string.js";
 import { eventOf, type WireEvent } from "../../src/a2a/v0_3/codec.js";
 import { eventJson, notificationJson } from "../../src/a2a/v0_3/event-json.js";
 import { type StreamResponse1, streamResponseOf } from "../../src/a2a/v1_0/codec.js";

@@ -1,6 +1,6 @@
 // Wire events as JSON text, the same text JSON.stringify gives, with output chunks escaped the fast way
-// (src/a2a/text-json.ts).
-import { jsonString } from "../text-json.js";
+// (src/a2a/json-string.ts).
+import { jsonString } from "../json-string.js";
 import type { WireArtifact, WireEvent, WireTextPart } from "./codec.js";
 
 const field = (name: string, value: unknown) => (value === undefined ? "" : `,"${name}":${JSON.stringify(value)}`);

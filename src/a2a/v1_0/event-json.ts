@@ -1,6 +1,6 @@
 // 1.0 StreamResponses as JSON text, the same text JSON.stringify gives, with output chunks escaped the fast way
-// (src/a2a/text-json.ts says why).
-import { jsonString } from "../text-json.js";
+// (src/a2a/json-string.ts says why).
+import { jsonString } from "../json-string.js";
 import type { StreamResponse1 } from "./codec.js";
 
 /** `JSON.stringify(response)`: the same text, key for key (test/unit/event-json.test.ts compares them). */

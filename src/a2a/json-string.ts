@@ -30,4 +30,4 @@ export function jsonString(text: string): string {
 }
 
 /** JSON text as it goes on the wire: a string, or its UTF-8 bytes when it was made from the command's bytes. */
-export type JsonText = string | Buffer;
+export type WireJson = string | Buffer;
