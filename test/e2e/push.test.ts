@@ -99,7 +99,7 @@ describe("push notifications over HTTP (1.0)", () => {
       assert.equal(sent.task.status.state, "TASK_STATE_COMPLETED");
       assert.ok(Date.now() - t0 < 5000, "the blocking send was not held up by the receiver");
       await receiver.waitFor(3);
-      await waitForStderr(server, /receives no more deliveries: 3 attempts failed \(last: answered 500\)/);
+      await server.waitForStderr(/receives no more deliveries: 3 attempts failed \(last: answered 500\)/);
       assert.equal(receiver.received.length, 3, "3 attempts of the first item, then nothing");
       assert.ok(receiver.received.every((r) => r.body.task?.id === sent.task.id));
     } finally {
@@ -120,7 +120,7 @@ describe("push notifications over HTTP (1.0)", () => {
       );
       assert.equal(sent.task.status.state, "TASK_STATE_COMPLETED");
       assert.ok(Date.now() - t0 < 5000);
-      await waitForStderr(server, /3 attempts failed \(last: no answer within 300 ms\)/);
+      await server.waitForStderr(/3 attempts failed \(last: no answer within 300 ms\)/);
       assert.equal(receiver.received.length, 3);
       // Other requests were served meanwhile.
       assert.equal((await server.fetch("/healthz")).status, 200);
@@ -141,7 +141,7 @@ describe("push notifications over HTTP (1.0)", () => {
         }),
       );
       await redirecting.waitFor(3);
-      await waitForStderr(server, /answered 307 \(redirects are not followed\)/);
+      await server.waitForStderr(/answered 307 \(redirects are not followed\)/);
       assert.equal(target.received.length, 0);
     } finally {
       await target.close();
@@ -405,11 +405,3 @@ describe("push notifications: REST, 0.3, stdio, restart", () => {
     }
   });
 });
-
-async function waitForStderr(server: HttpServer, pattern: RegExp, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!pattern.test(server.stderr)) {
-    if (Date.now() > until) throw new Error(`stderr never matched ${pattern}: ${server.stderr}`);
-    await new Promise<void>((resolve) => server.child.stderr.once("data", () => resolve()));
-  }
-}
