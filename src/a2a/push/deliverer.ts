@@ -132,7 +132,15 @@ export class Deliverer {
       const item = this.queue.shift() as Pending;
       if (item.kind === "output") this.queuedBytes -= item.bytes;
       this.inFlight = 1;
-      const why = await this.deliver(this.bodyOf(item));
+      let body: WireJson;
+      try {
+        body = this.bodyOf(item);
+      } catch (error) {
+        this.inFlight = 0;
+        this.stop(`an item could not be encoded (${(error as Error)?.message ?? error})`);
+        break;
+      }
+      const why = await this.deliver(body);
       this.inFlight = 0;
       if (why !== undefined) this.stop(`${ATTEMPTS} attempts failed (last: ${why})`);
     }
