@@ -399,6 +399,27 @@ describe("push notifications: REST, 0.3, stdio, restart", () => {
     }
   });
 
+  it("at shutdown, deliveries still pending after the budget are dropped and counted; the exit is on time", async () => {
+    const receiver = await WebhookReceiver.start(() => "hang");
+    const server = await startHttp(["--push-timeout-ms", "20000"]);
+    try {
+      await server.call(
+        "SendMessage",
+        send10("go", {
+          envelope: fixture("pid-hang"),
+          configuration: { returnImmediately: true, taskPushNotificationConfig: { url: receiver.url() } },
+        }),
+      );
+      await receiver.waitFor(1);
+      const exit = await server.close();
+      assert.equal(exit.code, 0);
+      assert.ok(exit.ms < 5000, `exited in ${exit.ms} ms`);
+      assert.match(server.stderr, /push: \d+ delivery\(ies\) still pending at shutdown were dropped/);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it("--allow-webhook-host with a scheme or 0.0.0.0 is a usage error (exit 2)", async () => {
     for (const value of ["http://example.com", "0.0.0.0"]) {
       await assert.rejects(startHttp(["--allow-webhook-host", value]), /exited \(2\)/);
