@@ -23,7 +23,7 @@ export class A2aService {
   async send(request: SendRequest): Promise<TaskView> {
     const push = await this.pushIn(request);
     const answered = await this.answerIn(request);
-    if (answered) return answered;
+    if (answered) return this.withPush(answered, push);
     const task = this.submit(request, push);
     if (request.returnImmediately) return task;
     return this.dispatcher.until(task.id, (t) => stopsAt("ended-or-input", t));
@@ -33,7 +33,10 @@ export class A2aService {
   async stream(request: SendRequest, rule: StopRule): Promise<TaskStream> {
     const push = await this.pushIn(request);
     const answered = await this.answerIn(request);
-    if (answered) return new TaskStream(this.dispatcher, answered.id, rule, { closingStatus: true });
+    if (answered) {
+      this.withPush(answered, push);
+      return new TaskStream(this.dispatcher, answered.id, rule, { closingStatus: true });
+    }
     return new TaskStream(this.dispatcher, this.submit(request, push).id, rule);
   }
 
@@ -78,6 +81,12 @@ export class A2aService {
       extensions: request.extensions,
     });
     // In the turn the task was made: the config's first delivery is the task as submitted (CONTRACT 9.3).
+    if (push) this.push?.attach(task.id, push);
+    return task;
+  }
+
+  /** An answer's inline push config is kept for the task it answered, from the answer on. */
+  private withPush(task: TaskView, push: PreparedConfig | undefined): TaskView {
     if (push) this.push?.attach(task.id, push);
     return task;
   }

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { assertStreamResponse } from "../helpers/a2a-schema.js";
 import { startBridge } from "../helpers/bridge.js";
-import { type HttpServer, send10, startHttp } from "../helpers/http-server.js";
+import { answer10, HITL_URI, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 import { tempDir } from "../helpers/state-dir.js";
 import { WebhookReceiver } from "../helpers/webhook-receiver.js";
 import type { Wire } from "../helpers/wire.js";
@@ -215,6 +215,31 @@ describe("push notifications over HTTP (1.0)", () => {
       assert.equal(typeof config.id, "string");
       const [request] = await receiver.waitFor(1);
       assert.equal(request?.body.task.status.state, "TASK_STATE_COMPLETED", "a config on an ended task gets the Task");
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("a config given inline with an answer is kept for the answered task, from the answer on", async () => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const headers = { "A2A-Extensions": HITL_URI };
+      const asked = await server.call(
+        "SendMessage",
+        send10("ask", { envelope: fixture("ask", { input_mode: "text-line" }) }),
+        headers,
+      );
+      assert.equal(asked.task.status.state, "TASK_STATE_INPUT_REQUIRED");
+      const promptId = asked.task.status.message.metadata[HITL_URI].prompt_id;
+      const answer = answer10(asked.task, promptId, { text: "y" });
+      answer.configuration = { taskPushNotificationConfig: { url: receiver.url(), token: "on-answer" } };
+      await server.call("SendMessage", answer, headers);
+      const items = await untilEnded(receiver);
+      assert.equal(items[0].task.id, asked.task.id);
+      assert.equal(stateOf(items.at(-1)), "TASK_STATE_COMPLETED");
+      assert.equal(receiver.received[0]?.headers["x-a2a-notification-token"], "on-answer");
+      const list = await server.call("ListTaskPushNotificationConfigs", { taskId: asked.task.id });
+      assert.equal(list.configs.length, 1);
     } finally {
       await receiver.close();
     }

@@ -99,7 +99,8 @@ export class PushService {
         },
       ]);
     const { request, checked, family } = prepared;
-    const config: PushConfigRecord = { id, taskId, url: checked.url, family };
+    // The URL as given (clients compare it); it parses to what was checked.
+    const config: PushConfigRecord = { id, taskId, url: request.url, family };
     if (request.token !== undefined) config.token = request.token;
     if (request.authentication) config.authentication = request.authentication;
     if (checked.address !== undefined) config.address = checked.address;
