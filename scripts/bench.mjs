@@ -2,7 +2,7 @@
 // `npm run bench`: measures the built CLI against baselines taken in the same run and prints one JSON object
 // per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
 // Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput,
-// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, http-sse, http-streams).
+// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, http-sse, http-streams, push).
 import { existsSync, readFileSync } from "node:fs";
 import { concurrency } from "./bench/concurrency.mjs";
 import { containmentEnd } from "./bench/containment.mjs";
@@ -14,6 +14,7 @@ import { httpIdleStreams } from "./bench/http-streams.mjs";
 import { BIN, killAll, log, round } from "./bench/lib.mjs";
 import { memory } from "./bench/memory.mjs";
 import { promptLatency } from "./bench/prompt.mjs";
+import { push } from "./bench/push.mjs";
 import { screen } from "./bench/screen.mjs";
 import { startup } from "./bench/startup.mjs";
 import { throughput } from "./bench/throughput.mjs";
@@ -31,6 +32,7 @@ const GROUPS = {
   "http-rps": httpGetTaskRps,
   "http-sse": httpSseThroughput,
   "http-streams": httpIdleStreams,
+  push,
 };
 
 const argv = process.argv.slice(2);

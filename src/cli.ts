@@ -112,6 +112,13 @@ export async function main(argv: string[]): Promise<number> {
     .option("--no-auth", "--http: accept requests without a token (loopback hosts only)")
     .option("--allow-origin <origin>", "--http: let web pages from this origin call (repeatable; CORS)", collect, [])
     .option("--max-body-bytes <n>", "--http: the largest request body accepted (default 1 MiB)", positiveInt, 1048576)
+    .option(
+      "--allow-webhook-host <host>",
+      "let push notifications go to this host name or address, besides loopback (repeatable)",
+      collect,
+      [],
+    )
+    .option("--push-timeout-ms <ms>", "how long one push delivery may take (default 10000)", positiveInt)
     .action(async (flags: ServeFlags, command: Command) => {
       const given = (names: string[]) => names.filter((name) => command.getOptionValueSource(name) === "cli");
       const usage = (text: string) => {

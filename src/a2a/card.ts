@@ -39,7 +39,7 @@ export function agentCard03(version: string, instanceId: string, url = `stdio://
     version,
     protocolVersion: "0.3.0",
     preferredTransport: "JSONRPC",
-    capabilities: { streaming: true, pushNotifications: false, extensions: extensions(instanceId) },
+    capabilities: { streaming: true, pushNotifications: true, extensions: extensions(instanceId) },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
     skills: SKILLS,
@@ -60,7 +60,7 @@ export function agentCard10(version: string, instanceId: string, base: string) {
     ],
     capabilities: {
       streaming: true,
-      pushNotifications: false,
+      pushNotifications: true,
       extendedAgentCard: false,
       extensions: extensions(instanceId),
     },

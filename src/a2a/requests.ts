@@ -9,6 +9,8 @@ export interface SendRequest {
   /** Answer at once instead of when the task ends or needs input. */
   returnImmediately: boolean;
   historyLength?: number;
+  /** A push notification config given inline (1.0 `configuration.taskPushNotificationConfig`, 0.3 `configuration.pushNotificationConfig`). */
+  push?: { config: unknown; family: "0.3" | "1.0"; path: string };
 }
 
 export interface GetRequest {

@@ -8,26 +8,36 @@ import type { ListPage } from "../core/list-query.js";
 import { isTerminal } from "../core/task.js";
 import { HITL_URI } from "../core/uris.js";
 import { carriesAnswer } from "./decode.js";
+import type { PreparedConfig, PushService } from "./push/push-service.js";
 import type { GetRequest, ListRequest, SendRequest } from "./requests.js";
 import { type StopRule, stopsAt, TaskStream } from "./task-stream.js";
 
 export class A2aService {
-  constructor(readonly dispatcher: Dispatcher) {}
+  constructor(
+    readonly dispatcher: Dispatcher,
+    /** Push notifications (CONTRACT 9.3); without it, every push request is -32003. */
+    readonly push?: PushService,
+  ) {}
 
   /** SendMessage / message/send: a new task, or an answer to a prompt (CONTRACT section 4). */
   async send(request: SendRequest): Promise<TaskView> {
+    const push = await this.pushIn(request);
     const answered = await this.answerIn(request);
-    if (answered) return answered;
-    const task = this.submit(request);
+    if (answered) return this.withPush(answered, push);
+    const task = this.submit(request, push);
     if (request.returnImmediately) return task;
     return this.dispatcher.until(task.id, (t) => stopsAt("ended-or-input", t));
   }
 
   /** SendStreamingMessage / message/stream: the task first, then its events until `rule` ends the stream. */
   async stream(request: SendRequest, rule: StopRule): Promise<TaskStream> {
+    const push = await this.pushIn(request);
     const answered = await this.answerIn(request);
-    if (answered) return new TaskStream(this.dispatcher, answered.id, rule, { closingStatus: true });
-    return new TaskStream(this.dispatcher, this.submit(request).id, rule);
+    if (answered) {
+      this.withPush(answered, push);
+      return new TaskStream(this.dispatcher, answered.id, rule, { closingStatus: true });
+    }
+    return new TaskStream(this.dispatcher, this.submit(request, push).id, rule);
   }
 
   get(request: GetRequest): TaskView {
@@ -64,12 +74,28 @@ export class A2aService {
     return new TaskStream(this.dispatcher, id, rule);
   }
 
-  private submit(request: SendRequest): TaskView {
-    return this.dispatcher.submit({
+  private submit(request: SendRequest, push?: PreparedConfig): TaskView {
+    const task = this.dispatcher.submit({
       analysis: analyzeSendParams(request.params),
       hitlActivated: request.extensions.includes(HITL_URI),
       extensions: request.extensions,
     });
+    // In the turn the task was made: the config's first delivery is the task as submitted (CONTRACT 9.3).
+    if (push) this.push?.attach(task.id, push);
+    return task;
+  }
+
+  /** An answer's inline push config is kept for the task it answered, from the answer on. */
+  private withPush(task: TaskView, push: PreparedConfig | undefined): TaskView {
+    if (push) this.push?.attach(task.id, push);
+    return task;
+  }
+
+  /** The send's inline push config, checked before any task exists (a refused one leaves none behind). */
+  private async pushIn(request: SendRequest): Promise<PreparedConfig | undefined> {
+    if (!request.push) return undefined;
+    if (!this.push) throw new CoreError("push_not_supported", "push notifications are not supported");
+    return this.push.prepare(request.push.config, request.push.family, request.push.path);
   }
 
   /** The task after delivering the answer the message carries, or undefined when it carries none. */

@@ -1,6 +1,7 @@
 // Where task records live: the interface the dispatcher writes to (src/store/ holds the memory and SQLite stores).
 import type { ListPage, ListQuery } from "./list-query.js";
 import type { OutputChunk } from "./output-log.js";
+import type { PushConfigStore } from "./push-configs.js";
 import type { TaskRecord } from "./task-record.js";
 
 /**
@@ -16,6 +17,8 @@ export interface TaskStore {
   all(withOutput?: boolean): TaskRecord[];
   /** ListTasks: filters and one page, newest status first (src/core/list-query.ts). */
   list(query: ListQuery, withOutput?: boolean): ListPage<TaskRecord>;
+  /** The tasks' push notification configs, kept and forgotten with their tasks (CONTRACT 9.3). */
+  readonly pushConfigs?: PushConfigStore;
   /** Writes what is pending and lets go of files and locks; the store is not used after. */
   close?(): void;
 }

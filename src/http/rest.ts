@@ -92,9 +92,21 @@ export function restRoutes(options: RestOptions): Hono {
   rest.post("/message:stream", withBody("SendStreamingMessage"));
   rest.get("/tasks", (c) => call(c, "ListTasks", queryParams(c.req.query())));
 
-  const push = () => refuse("push_not_supported", "push notifications are not supported");
-  rest.all("/tasks/:id/pushNotificationConfigs", push);
-  rest.all("/tasks/:id/pushNotificationConfigs/*", push);
+  // Push notification configs (CONTRACT 9.3): the task id from the path wins over one in the body.
+  rest.post("/tasks/:id/pushNotificationConfigs", async (c) => {
+    const read = await body(c);
+    if ("refusal" in read) return read.refusal;
+    return call(c, "CreateTaskPushNotificationConfig", { ...read.params, taskId: c.req.param("id") });
+  });
+  rest.get("/tasks/:id/pushNotificationConfigs", (c) =>
+    call(c, "ListTaskPushNotificationConfigs", { ...queryParams(c.req.query()), taskId: c.req.param("id") }),
+  );
+  rest.get("/tasks/:id/pushNotificationConfigs/:configId", (c) =>
+    call(c, "GetTaskPushNotificationConfig", { taskId: c.req.param("id"), id: c.req.param("configId") }),
+  );
+  rest.delete("/tasks/:id/pushNotificationConfigs/:configId", (c) =>
+    call(c, "DeleteTaskPushNotificationConfig", { taskId: c.req.param("id"), id: c.req.param("configId") }),
+  );
   rest.get("/extendedAgentCard", () => refuse("extended_card_not_configured", "no extended agent card is configured"));
 
   // `{id}`, `{id}:cancel` and `{id}:subscribe` are one path segment.

@@ -116,7 +116,11 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
   process.on("SIGINT", onSignal);
   await stopped;
   log("shutting down");
-  await shutdown(server, answers, () => dispatcher.shutdown());
+  // Push deliveries of the tasks' last events go out within the same budget; runtime.close() drops the rest.
+  await shutdown(server, answers, async () => {
+    await dispatcher.shutdown();
+    await runtime.push.idle();
+  });
   dispatcher.killAll();
   runtime.close();
   process.off("SIGTERM", onSignal);

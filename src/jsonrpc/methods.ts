@@ -24,6 +24,7 @@ import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
 import { CoreError } from "../core/errors.js";
 import type { TaskView } from "../core/task-record.js";
 import { EndedTaskTexts } from "./ended-task-texts.js";
+import { pushMethods03, pushMethods10 } from "./push-methods.js";
 import { StreamReply } from "./stream-reply.js";
 
 /** Per request: what the binding knows beyond the params (HTTP headers; none on stdio). */
@@ -113,7 +114,6 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   const unsupported = (code: "push_not_supported" | "extended_card_not_configured", text: string) => () => {
     throw new CoreError(code, text);
   };
-  const push = unsupported("push_not_supported", "push notifications are not supported");
 
   const v03Methods: Record<string, Method> = {
     "message/send": async (params, context) => {
@@ -136,10 +136,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
       "extended_card_not_configured",
       "no extended agent card is configured",
     ),
-    "tasks/pushNotificationConfig/set": push,
-    "tasks/pushNotificationConfig/get": push,
-    "tasks/pushNotificationConfig/list": push,
-    "tasks/pushNotificationConfig/delete": push,
+    ...pushMethods03(service),
   };
 
   const v10Methods: Record<string, Method> = {
@@ -160,10 +157,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     CancelTask: async (params) => v10.taskOf(await service.cancel(getRequest10(params).id)),
     SubscribeToTask: (params) => stream10(service.subscribe(getRequest10(params).id, endedOrInput, true)),
     GetExtendedAgentCard: unsupported("extended_card_not_configured", "no extended agent card is configured"),
-    CreateTaskPushNotificationConfig: push,
-    GetTaskPushNotificationConfig: push,
-    ListTaskPushNotificationConfigs: push,
-    DeleteTaskPushNotificationConfig: push,
+    ...pushMethods10(service),
   };
 
   const add = (family: Family, methods: Record<string, Method>) => {

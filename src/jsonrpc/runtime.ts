@@ -1,9 +1,14 @@
 // What every `serve` binding stands on: the task store (--state-dir), the dispatcher, the one A2A service and the
 // JSON-RPC method table (CONTRACT 5.5, 7). The bindings add only their transport.
 import { resolve } from "node:path";
+import { DEFAULT_PUSH_TIMEOUT_MS } from "../a2a/push/deliverer.js";
+import { PushService } from "../a2a/push/push-service.js";
+import { allowedHostOf, WebhookHosts } from "../a2a/push/webhook-hosts.js";
 import { A2aService } from "../a2a/service.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
+import { MemoryPushConfigs } from "../core/push-configs.js";
 import type { TaskStore } from "../core/store.js";
+import { MemoryStore } from "../store/memory.js";
 import { openStateStore } from "../store/open.js";
 import { createMethods } from "./methods.js";
 
@@ -15,13 +20,17 @@ export interface RuntimeOptions {
   settleMs?: number;
   maxOutputBytes?: number;
   version: string;
+  /** --allow-webhook-host: hosts push deliveries may go to besides loopback (CONTRACT 9.3). */
+  allowWebhookHost?: string[];
+  pushTimeoutMs?: number;
 }
 
 export interface Runtime {
   dispatcher: Dispatcher;
   service: A2aService;
   methods: ReturnType<typeof createMethods>;
-  /** Lets go of the store (its last writes, its lock). */
+  push: PushService;
+  /** Stops push deliveries (what is pending is dropped and counted) and lets go of the store (its last writes, its lock). */
   close(): void;
 }
 
@@ -31,7 +40,13 @@ export async function createRuntime(
   log: (line: string) => void,
 ): Promise<Runtime | { error: string; exitCode: number }> {
   const outputLimit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
-  let store: TaskStore | undefined;
+  const allowed: string[] = [];
+  for (const value of options.allowWebhookHost ?? []) {
+    const host = allowedHostOf(value);
+    if ("problem" in host) return { error: host.problem, exitCode: 2 };
+    allowed.push(host.host);
+  }
+  let store: TaskStore = new MemoryStore();
   if (options.stateDir) {
     // The SQLite store is loaded only here, so commands without --state-dir start as fast as before.
     const opened = await openStateStore(options.stateDir, { outputLimit, log });
@@ -43,11 +58,21 @@ export async function createRuntime(
     maxConcurrent: options.maxConcurrent,
     outputLimitBytes: outputLimit,
     ...(options.instance ? { instanceId: options.instance } : {}),
-    ...(store ? { store } : {}),
+    store,
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
   });
-  const service = new A2aService(dispatcher);
+  const push = new PushService(dispatcher, store.pushConfigs ?? new MemoryPushConfigs(), {
+    hosts: new WebhookHosts(allowed),
+    timeoutMs: options.pushTimeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS,
+    maxQueuedBytes: outputLimit,
+    log,
+  });
+  const service = new A2aService(dispatcher, push);
   const methods = createMethods({ service, version: options.version, log });
-  return { dispatcher, service, methods, close: () => store?.close?.() };
+  const close = () => {
+    push.close();
+    store.close?.();
+  };
+  return { dispatcher, service, methods, push, close };
 }

@@ -15,6 +15,8 @@ export interface ServeOptions {
   settleMs?: number;
   maxOutputBytes?: number;
   version: string;
+  allowWebhookHost?: string[];
+  pushTimeoutMs?: number;
 }
 
 // With the 1 s the binary allows for open handles after that, the bridge exits within the 5 s of CONTRACT 5.5.
@@ -60,6 +62,8 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     (async () => {
       await dispatcher.shutdown();
       await connection.settled();
+      // Push deliveries of the tasks' last events go out within the same budget; runtime.close() drops the rest.
+      await runtime.push.idle();
       // The streams' last events (the final status) are queued once their tasks have ended.
       await new Promise((resolve) => setImmediate(resolve));
       await transport.drained();

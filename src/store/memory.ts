@@ -1,5 +1,6 @@
 // The store without --state-dir: records in memory, keeping a bounded number of ended tasks.
 import { type ListPage, type ListQuery, pageOf } from "../core/list-query.js";
+import { MemoryPushConfigs } from "../core/push-configs.js";
 import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, type TaskStore } from "../core/store.js";
 import { isTerminal } from "../core/task.js";
 import type { TaskRecord } from "../core/task-record.js";
@@ -9,6 +10,7 @@ export class MemoryStore implements TaskStore {
   /** What each ended task costs to keep (keptBytes), in the order they ended; with their sum, so ending is O(1). */
   private readonly endedCosts = new Map<string, number>();
   private endedBytes = 0;
+  readonly pushConfigs = new MemoryPushConfigs();
 
   constructor(
     private readonly keptEnded = DEFAULT_KEPT_ENDED,
@@ -52,6 +54,7 @@ export class MemoryStore implements TaskStore {
       if (count <= this.keptEnded && (this.endedBytes <= this.keptEndedBytes || count <= 1)) break;
       this.forgetCost(id);
       this.records.delete(id);
+      this.pushConfigs.forgetTask(id);
     }
   }
 

@@ -36,6 +36,14 @@ const MIGRATIONS: readonly string[] = [
    ) STRICT;
    CREATE UNIQUE INDEX chunks_by_task ON chunks (task, stream, seq);
    CREATE TABLE runtime (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) STRICT;`,
+  // Push notification configs (CONTRACT 9.3), deleted with their task.
+  `CREATE TABLE push_configs (
+     n INTEGER PRIMARY KEY,
+     task INTEGER NOT NULL REFERENCES tasks (n) ON DELETE CASCADE,
+     id TEXT NOT NULL,
+     detail TEXT NOT NULL
+   ) STRICT;
+   CREATE UNIQUE INDEX push_configs_by_task ON push_configs (task, id);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -58,6 +66,7 @@ const EXPECTED_COLUMNS: Record<string, readonly string[]> = {
   ],
   chunks: ["task", "stream", "seq", "text"],
   runtime: ["key", "value"],
+  push_configs: ["n", "task", "id", "detail"],
 };
 
 /** The database can't be used as it is; the message says why, in words for the person who started the runtime. */

@@ -73,7 +73,7 @@ describe("serve --http: JSON-RPC", () => {
     assert.equal(rejected.error.data[0].reason, "ADAPTER_COMMAND_REJECTED");
     assert.equal(rejected.error.data[0].domain, "agentic-sandbox.aiwg.io");
     assert.ok(rejected.error.data[1].fieldViolations.length > 0);
-    assert.equal((await server.rpc("CreateTaskPushNotificationConfig", {})).error.code, -32003);
+    assert.equal((await server.rpc("CreateTaskPushNotificationConfig", {})).error.code, -32602);
     assert.equal((await server.rpc("GetExtendedAgentCard", {})).error.code, -32007);
     const old = await server.rpc("tasks/get", { id: "no-such-task" });
     assert.equal(old.error.code, -32001);

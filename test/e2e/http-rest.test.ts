@@ -152,17 +152,13 @@ describe("serve --http: HTTP+JSON", () => {
     assertStatus(await server.fetch("/a2a/rest/tasks/missing:subscribe"), 404, "NOT_FOUND");
   });
 
-  it("push notification configs and the extended card: 400 FAILED_PRECONDITION with their reasons", async () => {
+  it("push notification configs (test/e2e/push.test.ts has the rest) and the extended card", async () => {
     const task = (await send(send10("p"))).body.task;
-    for (const [method, path] of [
-      ["POST", `/a2a/rest/tasks/${task.id}/pushNotificationConfigs`],
-      ["GET", `/a2a/rest/tasks/${task.id}/pushNotificationConfigs`],
-      ["GET", `/a2a/rest/tasks/${task.id}/pushNotificationConfigs/c1`],
-      ["DELETE", `/a2a/rest/tasks/${task.id}/pushNotificationConfigs/c1`],
-    ] as const) {
-      const answer = await server.fetch(path, { method, ...(method === "POST" ? { body: {} } : {}) });
-      assert.equal(assertStatus(answer, 400, "FAILED_PRECONDITION").reason, "PUSH_NOTIFICATION_NOT_SUPPORTED");
-    }
+    const configs = `/a2a/rest/tasks/${task.id}/pushNotificationConfigs`;
+    assertStatus(await server.fetch(configs, { method: "POST", body: {} }), 400, "INVALID_ARGUMENT");
+    assert.deepEqual((await server.fetch(configs)).body, { configs: [], nextPageToken: "" });
+    assertStatus(await server.fetch(`${configs}/c1`), 404, "NOT_FOUND");
+    assert.equal((await server.fetch(`${configs}/c1`, { method: "DELETE" })).status, 200);
     const card = await server.fetch("/a2a/rest/extendedAgentCard");
     assert.equal(assertStatus(card, 400, "FAILED_PRECONDITION").reason, "EXTENDED_AGENT_CARD_NOT_CONFIGURED");
   });

@@ -228,7 +228,7 @@ describe("serve --stdio: A2A 1.0 methods", () => {
     assertErrorV1(await fails("SubscribeToTask", { id: "no-such-task" }), -32001, "TASK_NOT_FOUND");
   });
 
-  it("GetExtendedAgentCard is -32007; the push config methods are -32003, in 1.0 and in 0.3 shapes", async () => {
+  it("GetExtendedAgentCard is -32007; the push config methods name an unknown task, in 1.0 and in 0.3 shapes", async () => {
     assertErrorV1(await fails("GetExtendedAgentCard", {}), -32007, "EXTENDED_AGENT_CARD_NOT_CONFIGURED");
     for (const method of [
       "CreateTaskPushNotificationConfig",
@@ -236,11 +236,16 @@ describe("serve --stdio: A2A 1.0 methods", () => {
       "ListTaskPushNotificationConfigs",
       "DeleteTaskPushNotificationConfig",
     ]) {
-      assertErrorV1(await fails(method, { taskId: "t" }), -32003, "PUSH_NOTIFICATION_NOT_SUPPORTED");
+      assertErrorV1(await fails(method, { taskId: "t", id: "c" }), -32001, "TASK_NOT_FOUND");
     }
-    for (const method of ["set", "get", "list", "delete"]) {
-      const error = await fails(`tasks/pushNotificationConfig/${method}`, { id: "t" });
-      assert.equal(error.code, -32003);
+    for (const [method, params] of [
+      ["set", { taskId: "t", pushNotificationConfig: { url: "http://127.0.0.1:9/" } }],
+      ["get", { id: "t" }],
+      ["list", { id: "t" }],
+      ["delete", { id: "t", pushNotificationConfigId: "c" }],
+    ] as const) {
+      const error = await fails(`tasks/pushNotificationConfig/${method}`, params);
+      assert.equal(error.code, -32001, `${method}: ${JSON.stringify(error)}`);
       assert.ok(error.data !== null && typeof error.data === "object" && !Array.isArray(error.data), "0.3 data");
     }
     const card = await fails("agent/getAuthenticatedExtendedCard");

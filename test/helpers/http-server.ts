@@ -189,6 +189,22 @@ export class HttpServer {
     return this.err;
   }
 
+  /** Resolves once stderr (its last 16 KiB) matches `pattern`. */
+  async waitForStderr(pattern: RegExp, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (!pattern.test(this.err)) {
+      const left = until - Date.now();
+      if (left <= 0) throw new Error(`stderr never matched ${pattern}: ${this.err}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.child.stderr.once("data", () => {
+          clearTimeout(timer);
+          setImmediate(resolve);
+        });
+      });
+    }
+  }
+
   get url(): string {
     return this.start.url;
   }

@@ -16,6 +16,9 @@ export function sendRequestOf(params: unknown): SendRequest {
     returnImmediately: configuration.blocking === false,
   };
   if (typeof configuration.historyLength === "number") request.historyLength = configuration.historyLength;
+  const push = configuration.pushNotificationConfig;
+  if (push !== undefined && push !== null)
+    request.push = { config: push, family: "0.3", path: "/configuration/pushNotificationConfig" };
   return request;
 }
 

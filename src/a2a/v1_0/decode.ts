@@ -61,6 +61,9 @@ export function sendRequestOf(params: unknown): SendRequest {
     returnImmediately: configuration.returnImmediately === true,
   };
   if (typeof configuration.historyLength === "number") request.historyLength = configuration.historyLength;
+  const push = configuration.taskPushNotificationConfig;
+  if (push !== undefined && push !== null)
+    request.push = { config: push, family: "1.0", path: "/configuration/taskPushNotificationConfig" };
   return request;
 }
 
