@@ -88,14 +88,14 @@ export class StdioTransport {
       return;
     }
     this.waiting.push(frame);
-    this.waitingBytes += frame.kind === "line" ? frame.text.length : 0;
+    this.waitingBytes += frame.kind === "line" ? frame.line.length : 0;
     if (this.waiting.length >= MAX_WAITING_FRAMES || this.waitingBytes >= MAX_WAITING_BYTES) this.options.input.pause();
   }
 
   private deliverWaiting(): void {
     while (this.waiting.length > 0 && !this.flow.isFull && !this.closed) {
       const frame = this.waiting.shift() as Frame;
-      this.waitingBytes -= frame.kind === "line" ? frame.text.length : 0;
+      this.waitingBytes -= frame.kind === "line" ? frame.line.length : 0;
       this.options.onFrame(frame);
     }
     if (this.waiting.length === 0 && !this.closed) this.options.input.resume();

@@ -66,7 +66,7 @@ export class RpcBridge {
     this.child.stdout.on("data", (chunk: Buffer) => {
       tap?.(chunk);
       for (const frame of this.lines.push(chunk)) {
-        if (frame.kind === "line") this.line(frame.text);
+        if (frame.kind === "line") this.line(frame.line.toString("utf8"));
         else this.protocolProblems.push(`a stdout line of ${frame.bytes} bytes, over the reader's limit`);
       }
     });
