@@ -1,6 +1,6 @@
 // The routes of `serve --http` (CONTRACT 8.2) and the checks in front of them, in order: Host and Origin on every
 // route (with CORS for allowed origins), then on /a2a/ the bearer token and the request gate (CONTRACT 8.1).
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
 import type { JSONRPCServer } from "json-rpc-2.0";
@@ -24,6 +24,8 @@ export interface AppOptions {
   token: string | undefined;
   maxBodyBytes: number;
   log(line: string): void;
+  /** Told of every request that passed the token check (src/http/connections.ts trusts its connection). */
+  authenticated?(c: Context): void;
   /** Idle time before an SSE comment (default 15 s). */
   keepAliveMs?: number;
 }
@@ -44,6 +46,12 @@ export function createApp(options: AppOptions): Hono {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
 
   if (options.token !== undefined) app.use("/a2a/*", bearer(options.token));
+  const { authenticated } = options;
+  if (authenticated)
+    app.use("/a2a/*", async (c, next) => {
+      authenticated(c);
+      await next();
+    });
   app.use("/a2a/*", gateBodies(options.maxBodyBytes));
   const routeOptions = {
     methods: options.methods,
