@@ -5,12 +5,12 @@
 // own: CONTRACT 5.1, 8.1, 8.3); no task is created; every binding still serves afterwards.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { ADAPTER_URI } from "../../src/core/uris.js";
+import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
-import { envelope } from "../helpers/envelopes.js";
+import { answerParams, envelope, textLineParams } from "../helpers/envelopes.js";
 import { type HttpServer, startHttp } from "../helpers/http-server.js";
 import { assertErrorV1 } from "../helpers/v1-errors.js";
-import type { Wire } from "../helpers/wire.js";
+import { artifactText, type Wire } from "../helpers/wire.js";
 
 const LIMIT = 65_536;
 const URI_TOKEN = ADAPTER_URI.replaceAll("/", "~1");
@@ -229,6 +229,46 @@ describe("the hostile corpus, through stdio, HTTP JSON-RPC and REST", { timeout:
     const viaRest = await http.fetch("/a2a/rest/message:send", { method: "POST", body });
     assert.equal(viaRest.status, 200, viaRest.text);
     assert.equal(viaRest.body.task?.status?.state, "TASK_STATE_COMPLETED", viaRest.text);
+  });
+
+  it("an answer whose text is not UTF-8 (y\\xff\\xfe) never reaches the command: -32700, and a valid one does", async () => {
+    const viaStdio = {
+      send: (params: unknown) => bridge.call("message/send", params),
+      raw: async (bytes: Buffer) => {
+        bridge.sendLine(bytes);
+        return bridge.nextRawResponse();
+      },
+      get: (id: string) => bridge.waitTask(id, (task) => task.status.state === "completed"),
+    };
+    const viaHttp = {
+      send: (params: unknown) => http.call("message/send", params),
+      raw: async (bytes: Buffer) => (await http.fetch("/a2a/jsonrpc", { method: "POST", body: bytes })).body,
+      get: async (id: string) => {
+        for (;;) {
+          const task = await http.call("tasks/get", { id });
+          if (task.status.state === "completed") return task;
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+      },
+    };
+    for (const binding of [viaStdio, viaHttp]) {
+      const task = await binding.send(textLineParams("ask-slow"));
+      assert.equal(task.status.state, "input-required", JSON.stringify(task.status));
+      const promptId = task.status.message.metadata[HITL_URI].prompt_id;
+      const text = JSON.stringify({
+        jsonrpc: "2.0",
+        id: "bad-answer",
+        method: "message/send",
+        params: answerParams(task, promptId, { text: "§" }),
+      });
+      const refused = await binding.raw(withBytes(text, [0x79, 0xff, 0xfe]));
+      assert.equal(refused.error?.code, -32700, JSON.stringify(refused));
+      const accepted = await binding.send(answerParams(task, promptId, { text: "y" }));
+      assert.ok(accepted.id === task.id, JSON.stringify(accepted));
+      const done = await binding.get(task.id);
+      assert.match(artifactText(done, "stdout"), /got y\n/);
+      assert.ok(!artifactText(done, "stdout").includes("\uFFFD"), "no U+FFFD reached the command");
+    }
   });
 
   it("after the corpus every binding still serves: a valid envelope runs to completed", async () => {
