@@ -92,16 +92,16 @@ export function passGate(input: GateInput): GateVerdict {
       method: undefined,
     });
   }
-  const shape_ = scan(text);
+  const structure = scan(text);
   // Nesting counts below the params: a JSON-RPC request is one level above them, a batch two; a REST body is them.
   const above = shape === "rest" ? 0 : Array.isArray(value) ? 2 : 1;
-  if (shape_.deepest - above > MAX_NESTING) {
-    const words = `expected at most ${MAX_NESTING} levels of nesting, found ${shape_.deepest - above}`;
+  if (structure.deepest - above > MAX_NESTING) {
+    const words = `expected at most ${MAX_NESTING} levels of nesting, found ${structure.deepest - above}`;
     return refused({ rule: "too_deep", words, ...(Array.isArray(value) ? noRequest : requestOf(value)) });
   }
   // JSON.parse keeps the last of two equal keys, another reader may keep the first: a second key could hide an
   // envelope (CONTRACT section 2). Written members that the parsed objects do not hold are repeated keys.
-  if (shape_.members === membersParsed(value)) return { ok: true, value, refused: NONE };
+  if (structure.members === membersParsed(value)) return { ok: true, value, refused: NONE };
   const duplicates = JsonTree.of(text, value, MAX_NESTING + above)?.duplicateKeys() ?? [];
   if (shape === "rest") {
     const first = duplicates[0];
