@@ -232,9 +232,10 @@ export class Bridge {
     await this.request("agent/getCard", {});
   }
 
-  /** Ends stdin (a clean shutdown: the bridge cancels what runs and exits); SIGKILL if it has not after a while. */
+  /** SIGTERM (a clean shutdown: the bridge cancels what runs and exits; stdin's end alone would let it run on); SIGKILL if it has not after a while. */
   async close(timeoutMs = 8000) {
     this.child.stdin.end();
+    this.child.kill("SIGTERM");
     const timer = setTimeout(() => this.child.kill("SIGKILL"), timeoutMs);
     const exit = await this.exited;
     clearTimeout(timer);

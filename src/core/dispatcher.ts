@@ -78,6 +78,9 @@ export class Dispatcher {
   private readonly flow = new OutputFlow((id) => this.runs.get(id));
   private running = 0;
   private closing = false;
+  /** Set once no answer can come any more (CONTRACT 5.5, stdin EOF); the tasks it canceled for that. */
+  private inputClosed = false;
+  private readonly canceledForInput = new Set<string>();
 
   constructor(options: DispatcherOptions) {
     this.workspace = options.workspace;
@@ -254,6 +257,28 @@ export class Dispatcher {
     this.flow.release(id);
   }
 
+  /**
+   * No answer can come any more (the end of `serve --stdio`'s input, CONTRACT 5.5): a task waiting for one is
+   * canceled (reason input_closed), and so is one that asks later; the others run to their end. Resolves once no
+   * task is left.
+   */
+  async closeInput(): Promise<void> {
+    if (!this.inputClosed) {
+      this.inputClosed = true;
+      this.subscribe((event) => {
+        if (event.type === "status" && event.task.state === "input-required") this.cancelForInput(event.task.id);
+      });
+      for (const run of this.runs.values()) if (run.record.state === "input-required") this.cancelForInput(run.id);
+    }
+    while (this.runs.size > 0) await Promise.all([...this.runs.values()].map((run) => run.ended));
+  }
+
+  private cancelForInput(id: string): void {
+    const command = this.runs.get(id)?.command;
+    // A command already stopping (a cancel, its deadline) ends for that reason.
+    if (command && command.stopReason === null && command.stop("cancel")) this.canceledForInput.add(id);
+  }
+
   /** Refuses new tasks, cancels the rest and waits until every command has ended. */
   async shutdown(): Promise<void> {
     this.closing = true;
@@ -322,7 +347,8 @@ export class Dispatcher {
     command.done.then((exit) => {
       run.stopWatching();
       for (const stream of ["stdout", "stderr"] as const) run.flush(stream);
-      this.end(run, outcomeOf(exit, record.timeoutSeconds as number));
+      const forInput = this.canceledForInput.delete(run.id) && exit.stoppedBy === "cancel";
+      this.end(run, forInput ? ENDS.inputClosed(exit) : outcomeOf(exit, record.timeoutSeconds as number));
     });
   }
 

@@ -101,10 +101,10 @@ export class JsonTree {
 
   /**
    * The tree of `text`, which must be JSON that JSON.parse accepted (`value` is what it returned); undefined when
-   * it nests deeper than MAX_NESTING (the parser recurses, and such a value is refused as too_deep anyway).
+   * it nests deeper than `limit` (the parser recurses, and such a value is refused as too_deep anyway).
    */
-  static of(text: string, value: unknown): JsonTree | undefined {
-    if (nestingDepth(value, MAX_NESTING) > MAX_NESTING) return undefined;
+  static of(text: string, value: unknown, limit = MAX_NESTING): JsonTree | undefined {
+    if (nestingDepth(value, limit) > limit) return undefined;
     return new JsonTree(parseTree(text, { mode: "json" }).body, text);
   }
 

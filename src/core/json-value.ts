@@ -22,3 +22,30 @@ export function nestingDepth(value: unknown, limit = Number.POSITIVE_INFINITY): 
   }
   return deepest;
 }
+
+/**
+ * About how many bytes `value` takes as JSON text (strings and keys counted as their UTF-8 without escapes), counted
+ * without recursion: a cost for retention, safe on a value of any depth (JSON.stringify recurses).
+ */
+export function jsonBytes(value: unknown): number {
+  let bytes = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === "string") bytes += Buffer.byteLength(item) + 2;
+    else if (typeof item === "number" || typeof item === "boolean") bytes += String(item).length;
+    else if (item === null) bytes += 4;
+    else if (Array.isArray(item)) {
+      bytes += 2 + Math.max(0, item.length - 1);
+      for (const child of item) stack.push(child);
+    } else if (typeof item === "object") {
+      const keys = Object.keys(item);
+      bytes += 2 + Math.max(0, keys.length - 1);
+      for (const key of keys) {
+        bytes += Buffer.byteLength(key) + 3;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    }
+  }
+  return bytes;
+}

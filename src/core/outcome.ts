@@ -32,6 +32,13 @@ export const ENDS = {
     ...notRun,
     text: "canceled: the runtime shut down",
   }),
+  inputClosed: (exit: CommandExit): Outcome => ({
+    state: "canceled",
+    reason: "input_closed",
+    exitCode: exit.exitCode,
+    signal: exit.signal,
+    text: "canceled: the input ended while it waited for an answer, so none can come",
+  }),
   echoed: (): Outcome => ({
     state: "completed",
     reason: "exit",

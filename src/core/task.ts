@@ -19,6 +19,8 @@ export const END_REASONS = {
   spawn_failed:
     "it could not start: working directory or runner missing, spawn error, workspace changed while it waited",
   shutdown: "the runtime shut down before it started",
+  input_closed:
+    "serve --stdio: its input ended while the task waited for an answer (or it asked after that), so none can come",
   runtime_restarted:
     "the runtime stopped (crash, kill) before the command ended; found at the next start with --state-dir",
 } as const;

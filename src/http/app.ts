@@ -1,7 +1,6 @@
 // The routes of `serve --http` (CONTRACT 8.2) and the checks in front of them, in order: Host and Origin on every
-// route (with CORS for allowed origins), then on /a2a/ the bearer token and the body limit (CONTRACT 8.1).
-import { Hono, type MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+// route (with CORS for allowed origins), then on /a2a/ the bearer token and the request gate (CONTRACT 8.1).
+import { type Context, Hono } from "hono";
 import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
 import type { JSONRPCServer } from "json-rpc-2.0";
@@ -11,6 +10,7 @@ import { notFound, refusal } from "./answers.js";
 import { bearer } from "./auth.js";
 import { hostGuard, originGuards } from "./guards.js";
 import { jsonRpcHandler } from "./jsonrpc.js";
+import { gateBodies } from "./request-gate.js";
 import { restRoutes } from "./rest.js";
 
 export interface AppOptions {
@@ -24,27 +24,14 @@ export interface AppOptions {
   token: string | undefined;
   maxBodyBytes: number;
   log(line: string): void;
+  /** Told of every request that passed the token check (src/http/connections.ts trusts its connection). */
+  authenticated?(c: Context): void;
   /** Idle time before an SSE comment (default 15 s). */
   keepAliveMs?: number;
 }
 
 /** Cache-Control of the agent card: it changes only with a new process, and its ETag tells when. */
 const CARD_CACHE = "public, max-age=60";
-
-/**
- * Bodies over `max` bytes are refused with 413. A declared Content-Length is checked without touching the body,
- * which keeps the request on the adapter's fast path (Hono's bodyLimit would build a full web Request to look);
- * only a chunked body goes through bodyLimit, which counts as it reads.
- */
-function limitBodies(max: number): MiddlewareHandler {
-  const tooLarge = () => refusal(413, "RESOURCE_EXHAUSTED", `the request body is over the limit of ${max} bytes`);
-  const counting = bodyLimit({ maxSize: max, onError: tooLarge });
-  return async (c, next) => {
-    if (c.req.header("transfer-encoding") !== undefined) return counting(c, next);
-    if (Number(c.req.header("content-length") ?? 0) > max) return tooLarge();
-    await next();
-  };
-}
 
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
@@ -59,7 +46,13 @@ export function createApp(options: AppOptions): Hono {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
 
   if (options.token !== undefined) app.use("/a2a/*", bearer(options.token));
-  app.use("/a2a/*", limitBodies(options.maxBodyBytes));
+  const { authenticated } = options;
+  if (authenticated)
+    app.use("/a2a/*", async (c, next) => {
+      authenticated(c);
+      await next();
+    });
+  app.use("/a2a/*", gateBodies(options.maxBodyBytes));
   const routeOptions = {
     methods: options.methods,
     log: options.log,

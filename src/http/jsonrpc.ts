@@ -5,15 +5,13 @@ import type { Context, Handler } from "hono";
 import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { ServiceParams } from "../a2a/service-params.js";
-import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
-import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
-import { CoreError } from "../core/errors.js";
-import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
+import { isRecord } from "../core/json-value.js";
 import { responseJson } from "../jsonrpc/json-text.js";
 import { type CallContext, STREAMING_METHODS } from "../jsonrpc/methods.js";
-import { errorResponse, notARequest } from "../jsonrpc/requests.js";
+import type { GateRefusal } from "../jsonrpc/request-gate.js";
+import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/requests.js";
 import { StreamReply } from "../jsonrpc/stream-reply.js";
-import { bodyText, isJsonMediaType } from "./answers.js";
+import { gated } from "./request-gate.js";
 import { echoExtensions, serviceParamsOf } from "./service-headers.js";
 import { replySource, sseAnswer } from "./sse.js";
 
@@ -34,28 +32,17 @@ const answer = (c: Context, value: JSONRPCResponse | JSONRPCResponse[]) => {
   return c.body(text, 200, { "Content-Type": "application/json" });
 };
 
-/** -32005 in the shapes of the request's method family (0.3 names have a slash). */
-function contentTypeError(text: string, contentType: string | undefined): JSONRPCResponse {
-  let request: unknown;
-  try {
-    request = JSON.parse(text);
-  } catch {
-    request = undefined;
-  }
-  const id = isRecord(request) ? request.id : null;
-  const method = isRecord(request) && typeof request.method === "string" ? request.method : "";
-  const error = new CoreError(
-    "content_type_not_supported",
-    `expected Content-Type application/json or application/a2a+json, found ${contentType ?? "none"}`,
-  );
-  const { code, message, data } = (method.includes("/") ? error03 : error10)(error);
-  return errorResponse(id, code, message, data);
-}
-
 export function jsonRpcHandler(options: JsonRpcOptions): Handler {
   const { methods, log } = options;
 
-  const one = async (value: unknown, context: CallContext, inBatch: boolean): Promise<JSONRPCResponse | null> => {
+  const one = async (
+    value: unknown,
+    context: CallContext,
+    inBatch: boolean,
+    refused: ReadonlyMap<unknown, GateRefusal>,
+  ): Promise<JSONRPCResponse | null> => {
+    const refusal = refused.get(value);
+    if (refusal) return isRecord(value) && !("id" in value) ? null : refusalResponse(refusal);
     const problem = notARequest(value);
     const request = value as { id?: unknown; method: string };
     if (problem) return invalid(isRecord(value) ? value.id : null, problem);
@@ -80,20 +67,13 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
   return async (c) => {
     const params: ServiceParams = serviceParamsOf(c);
     echoExtensions(c, params);
-    const text = await bodyText(c);
-    const contentType = c.req.header("content-type");
-    if (!isJsonMediaType(contentType)) return answer(c, contentTypeError(text, contentType));
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch (error) {
-      return answer(c, errorResponse(null, A2A_CODES.parseError, "Parse error", { detail: (error as Error).message }));
-    }
-    if (nestingDepth(value, MAX_NESTING) > MAX_NESTING)
-      return answer(c, invalid(isRecord(value) ? value.id : null, `nested deeper than ${MAX_NESTING} levels`));
+    // The body as the request gate judged it (src/http/request-gate.ts), the same rules as on stdio.
+    const verdict = gated(c);
+    if (!verdict.ok) return answer(c, refusalResponse(verdict.refusal));
+    const { value, refused } = verdict;
     const context: CallContext = { headers: params };
     if (!Array.isArray(value)) {
-      const response = await one(value, context, false);
+      const response = await one(value, context, false, refused);
       if (response === null) return c.body(null, 204);
       if (response.result instanceof StreamReply) return stream(c, response, response.result);
       return answer(c, response);
@@ -105,7 +85,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
           : `expected at most ${MAX_BATCH} requests in a batch, found ${value.length}`;
       return answer(c, invalid(null, detail));
     }
-    const responses = (await Promise.all(value.map((item) => one(item, context, true)))).filter(
+    const responses = (await Promise.all(value.map((item) => one(item, context, true, refused)))).filter(
       (response): response is JSONRPCResponse => response !== null,
     );
     return responses.length === 0 ? c.body(null, 204) : answer(c, responses);

@@ -7,7 +7,8 @@ import { httpError, restErrorOf, restErrorOfRpc } from "../a2a/v1_0/errors.js";
 import { CoreError } from "../core/errors.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { StreamReply } from "../jsonrpc/stream-reply.js";
-import { bodyText, hasBody, isJsonMediaType, json, notFound, statusAnswer } from "./answers.js";
+import { json, notFound, statusAnswer } from "./answers.js";
+import { gated } from "./request-gate.js";
 import { echoExtensions, serviceParamsOf } from "./service-headers.js";
 import { replySource, sseAnswer } from "./sse.js";
 
@@ -63,28 +64,18 @@ export function restRoutes(options: RestOptions): Hono {
     return sseAnswer(c, replySource(result, { head: "", tail: "" }, errorData), options.keepAliveMs);
   };
 
-  /** The request's JSON body as params (an empty body is `{}`), or the refusal of a body that is not JSON. */
-  const body = async (c: Context): Promise<{ params: Record<string, unknown> } | { refusal: Response }> => {
-    if (!hasBody(c)) return { params: {} };
-    const contentType = c.req.header("content-type");
-    if (!isJsonMediaType(contentType))
-      return {
-        refusal: refuse(
-          "content_type_not_supported",
-          `expected Content-Type application/json or application/a2a+json, found ${contentType ?? "none"}`,
-        ),
-      };
-    const text = await bodyText(c);
-    try {
-      const value: unknown = text.trim() === "" ? {} : JSON.parse(text);
-      return { params: value as Record<string, unknown> };
-    } catch (error) {
-      return { refusal: refuse("invalid_params", `expected a JSON body: ${(error as Error).message}`) };
-    }
+  /** The request's body as params (none is `{}`), as the request gate judged it; or its refusal. */
+  const body = (c: Context): { params: Record<string, unknown> } | { refusal: Response } => {
+    const verdict = gated(c);
+    if (verdict.ok) return { params: verdict.value as Record<string, unknown> };
+    const { rule, words, problem } = verdict.refusal;
+    if (rule === "content_type") return { refusal: refuse("content_type_not_supported", words) };
+    const error = new CoreError("invalid_params", words, problem ? { errors: [problem] } : {});
+    return { refusal: statusAnswer(restErrorOf(error)) };
   };
 
   const withBody = (method: string) => async (c: Context) => {
-    const read = await body(c);
+    const read = body(c);
     return "refusal" in read ? read.refusal : call(c, method, read.params);
   };
 
@@ -113,7 +104,7 @@ export function restRoutes(options: RestOptions): Hono {
   rest.on(["GET", "POST"], "/tasks/:ref", async (c) => {
     const ref = c.req.param("ref");
     const action = /^(.*):(cancel|subscribe)$/.exec(ref);
-    const read = c.req.method === "POST" ? await body(c) : { params: {} };
+    const read = c.req.method === "POST" ? body(c) : { params: {} };
     if ("refusal" in read) return read.refusal;
     if (!action) {
       if (c.req.method !== "GET") return notFound(c);

@@ -3,10 +3,12 @@
 // reads stdin.
 import type { Server } from "node:http";
 import { resolve } from "node:path";
+import type { HttpBindings } from "@hono/node-server";
 import { EXIT } from "../commands/exit-codes.js";
 import type { Io } from "../io/io.js";
 import { createRuntime, type RuntimeOptions } from "../jsonrpc/runtime.js";
 import { createApp } from "./app.js";
+import { UntrustedConnections } from "./connections.js";
 import { parseOrigin } from "./guards.js";
 import { allowedHosts, baseUrl, isLoopback } from "./hosts.js";
 import { createHttpServer, listen, OpenAnswers } from "./server.js";
@@ -81,8 +83,10 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     token: token?.value,
     maxBodyBytes: options.maxBodyBytes,
     log,
+    authenticated: (c) => untrusted.trust((c.env as HttpBindings).incoming.socket),
   });
   const server = createHttpServer(app);
+  const untrusted = new UntrustedConnections(server);
   const answers = new OpenAnswers(server);
   let port: number;
   try {

@@ -11,10 +11,12 @@ import {
   openSync,
   readSync,
   rmSync,
+  statSync,
   writeSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { kindOf } from "../commands/input-file.js";
 
 export const TOKEN_ENV = "ADAPTER_COMMAND_TOKEN";
 /** The characters RFC 6750 allows in a bearer token (b64token). */
@@ -45,17 +47,26 @@ function checked(value: string, where: string): string {
 function readTokenFile(path: string): { value: string; warnings: string[] } {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY);
+    // stat first: opening a FIFO with no writer would wait for one (as validate reads its files, input-file.ts).
+    const before = statSync(path);
+    if (!before.isFile())
+      throw new TokenError(`expected --token-file ${path} to be a regular file, found ${kindOf(before)}`);
+    // O_NONBLOCK, and fstat of what was opened: a path swapped for a FIFO after the stat still cannot block us.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
+    if (error instanceof TokenError) throw error;
     throw new TokenError(`cannot read --token-file ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
   try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile())
+      throw new TokenError(`expected --token-file ${path} to be a regular file, found ${kindOf(opened)}`);
     const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
     const length = readSync(fd, buffer, 0, buffer.length, null);
     if (length > MAX_TOKEN_FILE_BYTES)
       throw new TokenError(`expected a token file of at most ${MAX_TOKEN_FILE_BYTES} bytes at ${path}, found more`);
     const value = checked(buffer.subarray(0, length).toString("utf8").trim(), `--token-file ${path}`);
-    const mode = fstatSync(fd).mode & 0o777;
+    const mode = opened.mode & 0o777;
     const warnings =
       mode & 0o077 ? [`--token-file ${path} can be read by other users (mode ${mode.toString(8)}); chmod 600 it`] : [];
     return { value, warnings };

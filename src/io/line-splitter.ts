@@ -1,5 +1,6 @@
 // NDJSON lines from a byte stream, each capped: an oversized line is reported once and skipped, never kept whole.
-export type Frame = { kind: "line"; text: string } | { kind: "oversized"; bytes: number };
+// A line stays bytes: the request gate (src/jsonrpc/request-gate.ts) decides whether they are UTF-8.
+export type Frame = { kind: "line"; line: Buffer } | { kind: "oversized"; bytes: number };
 
 /** How much of an oversized line is kept, so that its answer can name the request's id. */
 const HEAD_BYTES = 256;
@@ -84,8 +85,13 @@ export class LineSplitter {
     // The limit is on the bytes received, not on their decoded form (an invalid byte decodes to 3).
     if (bytes.length > this.maxLineBytes)
       return oversized(bytes.length, bytes.subarray(0, HEAD_BYTES).toString("utf8"));
-    const text = bytes.toString("utf8");
-    if (text.trim() === "") return undefined;
-    return { kind: "line", text };
+    if (isBlank(bytes)) return undefined;
+    return { kind: "line", line: bytes };
   }
+}
+
+/** Only JSON's whitespace (a blank line is skipped, not answered). */
+function isBlank(bytes: Buffer): boolean {
+  for (const byte of bytes) if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
+  return true;
 }

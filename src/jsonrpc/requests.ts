@@ -1,6 +1,12 @@
 // JSON-RPC 2.0 request checks and error answers shared by every binding.
 import type { JSONRPCResponse } from "json-rpc-2.0";
+import { A2A_CODES } from "../a2a/rpc-codes.js";
+import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
+import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
+import { CoreError } from "../core/errors.js";
 import { isRecord } from "../core/json-value.js";
+import type { Problem } from "../core/problems.js";
+import type { GateRefusal } from "./request-gate.js";
 
 const isId = (id: unknown) => id === undefined || id === null || typeof id === "string" || typeof id === "number";
 
@@ -34,4 +40,35 @@ export function idInHead(head: string): string | number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The JSON-RPC answer to a body or request the gate refused (src/jsonrpc/request-gate.ts), the same on stdio and
+ * HTTP: -32700 for bytes that are not UTF-8 or not JSON, -32600 for a body too large or too deep and a key repeated
+ * beside the params, -32602 (in the method family's shapes) for a key repeated inside them, -32005 for a media type.
+ */
+export function refusalResponse(refusal: GateRefusal): JSONRPCResponse {
+  const { id, words } = refusal;
+  switch (refusal.rule) {
+    case "not_utf8":
+    case "not_json":
+      return errorResponse(null, A2A_CODES.parseError, "Parse error", { detail: words });
+    case "too_large":
+    case "too_deep":
+      return errorResponse(id, A2A_CODES.invalidRequest, "Invalid Request", { detail: words });
+    case "duplicate_key": {
+      if (!refusal.inParams) return errorResponse(id, A2A_CODES.invalidRequest, "Invalid Request", { detail: words });
+      const problem = refusal.problem as Problem;
+      const error = new CoreError("invalid_params", words, { errors: [problem] });
+      return familyError(id, refusal.method, error);
+    }
+    case "content_type":
+      return familyError(id, refusal.method, new CoreError("content_type_not_supported", words));
+  }
+}
+
+/** An error in the shapes of a method's family: 0.3 names have a slash; anything else gets 1.0 shapes. */
+function familyError(id: unknown, method: string | undefined, error: CoreError): JSONRPCResponse {
+  const { code, message, data } = (method?.includes("/") ? error03 : error10)(error);
+  return errorResponse(id, code, message, data);
 }

@@ -3,14 +3,13 @@
 // request's result, and its other items follow as `tasks/event` notifications (CONTRACT 7.3).
 import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
-import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
-import type { Problem } from "../core/problems.js";
+import { isRecord } from "../core/json-value.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
 import { responseJson } from "../jsonrpc/json-text.js";
 import type { CallContext } from "../jsonrpc/methods.js";
-import { errorResponse, idInHead, notARequest } from "../jsonrpc/requests.js";
-import { sendDuplicates } from "../jsonrpc/send-duplicates.js";
+import { type GateRefusal, passGate, tooLarge } from "../jsonrpc/request-gate.js";
+import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/requests.js";
 import { StreamReply } from "../jsonrpc/stream-reply.js";
 
 /** What comes before a stream's item in the `tasks/event` notification that carries it (CONTRACT 5.4, 7.3). */
@@ -62,29 +61,18 @@ export class StdioConnection {
   }
 
   private async answer(frame: Frame): Promise<void> {
-    if (frame.kind === "oversized") {
-      const detail = `line of ${frame.bytes} bytes is over the limit of ${this.options.maxLineBytes}; discarded`;
-      this.write(errorResponse(idInHead(headOf(frame)), A2A_CODES.invalidRequest, "Invalid Request", { detail }));
+    // Every rule on a request's bytes is the gate's, the same as on HTTP (src/jsonrpc/request-gate.ts).
+    const verdict =
+      frame.kind === "oversized"
+        ? ({ ok: false, refusal: tooLarge(frame.bytes, this.options.maxLineBytes, headOf(frame)) } as const)
+        : passGate({ shape: "jsonrpc", bytes: frame.line, maxBytes: this.options.maxLineBytes });
+    if (!verdict.ok) {
+      this.write(refusalResponse(verdict.refusal));
       return;
     }
-    let value: unknown;
-    try {
-      value = JSON.parse(frame.text);
-    } catch (error) {
-      this.write(errorResponse(null, A2A_CODES.parseError, "Parse error", { detail: (error as Error).message }));
-      return;
-    }
-    if (nestingDepth(value, MAX_NESTING) > MAX_NESTING) {
-      const detail = `nested deeper than ${MAX_NESTING} levels`;
-      this.write(
-        errorResponse(isRecord(value) ? value.id : null, A2A_CODES.invalidRequest, "Invalid Request", { detail }),
-      );
-      return;
-    }
-    // Send requests whose params repeat a key are refused: a second key could hide an envelope (CONTRACT section 2).
-    const duplicates = sendDuplicates(frame.text, value);
+    const { value, refused } = verdict;
     if (!Array.isArray(value)) {
-      const response = await this.one(value, duplicates);
+      const response = await this.one(value, refused);
       if (response) this.write(response);
       return;
     }
@@ -96,7 +84,7 @@ export class StdioConnection {
       this.write(errorResponse(null, A2A_CODES.invalidRequest, "Invalid Request", { detail }));
       return;
     }
-    const responses = (await Promise.all(value.map((item) => this.one(item, duplicates)))).filter(
+    const responses = (await Promise.all(value.map((item) => this.one(item, refused)))).filter(
       (response): response is JSONRPCResponse => response !== null,
     );
     if (responses.length === 0) return;
@@ -107,18 +95,14 @@ export class StdioConnection {
     for (const response of responses) this.follow(response);
   }
 
-  private async one(value: unknown, duplicates: Map<unknown, Problem>): Promise<JSONRPCResponse | null> {
+  private async one(value: unknown, refused: ReadonlyMap<unknown, GateRefusal>): Promise<JSONRPCResponse | null> {
+    const refusal = refused.get(value);
+    if (refusal) return isRecord(value) && !("id" in value) ? null : refusalResponse(refusal);
     const problem = notARequest(value);
     if (problem)
       return errorResponse(isRecord(value) ? value.id : null, A2A_CODES.invalidRequest, "Invalid Request", {
         detail: problem,
       });
-    const duplicate = duplicates.get(value);
-    if (duplicate) {
-      if (!("id" in (value as object))) return null;
-      const message = `Invalid params: ${duplicate.message}${duplicate.path ? ` at ${duplicate.path}` : ""}`;
-      return errorResponse((value as { id: unknown }).id, A2A_CODES.invalidParams, message, { errors: [duplicate] });
-    }
     return this.server.receive(value as never, { notification: !("id" in (value as object)) });
   }
 

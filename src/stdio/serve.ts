@@ -2,9 +2,12 @@
 // speak both A2A families over the one service (docs/architecture.md).
 import { resolve } from "node:path";
 import { EXIT } from "../commands/exit-codes.js";
+import type { Dispatcher } from "../core/dispatcher.js";
 import type { Io } from "../io/io.js";
 import { createRuntime } from "../jsonrpc/runtime.js";
 import { openStdioBinding } from "./binding.js";
+import type { StdioConnection } from "./connection.js";
+import type { StdioTransport } from "./transport.js";
 
 export interface ServeOptions {
   workspace: string;
@@ -30,8 +33,13 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     return runtime.exitCode;
   }
   const { dispatcher, service } = runtime;
-  let stop!: (why: string | undefined) => void;
-  const stopped = new Promise<string | undefined>((resolve) => (stop = resolve));
+  const closeRuntime = () => runtime.close();
+  // Two ways to stop: the end of stdin (finish what runs, CONTRACT 5.5), or at once (a signal, stdout gone, a read
+  // error), which also cuts the first short.
+  let inputEnded!: () => void;
+  const ended = new Promise<"ended">((resolve) => (inputEnded = () => resolve("ended")));
+  let stopNow!: (why: string | undefined) => void;
+  const stopped = new Promise<{ why: string | undefined }>((resolve) => (stopNow = (why) => resolve({ why })));
   const { transport, connection } = openStdioBinding({
     input: io.stdin,
     output: io.stdout,
@@ -39,7 +47,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     version: options.version,
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
     log,
-    onClose: (why) => stop(why),
+    onClose: (why) => (why === undefined ? inputEnded() : stopNow(why)),
   });
 
   // A first signal shuts down cleanly; another one while that runs kills every command's group at once.
@@ -47,14 +55,27 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   const onSignal = () => {
     if (signalled) dispatcher.killAll();
     signalled = true;
-    stop(undefined);
+    stopNow(undefined);
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
   log(`containment: ${dispatcher.containmentKind}`);
   log(`serving A2A JSON-RPC on stdio (instance ${dispatcher.instanceId}, workspace ${resolve(options.workspace)})`);
 
-  const why = await stopped;
+  const first = await Promise.race([ended, stopped]);
+  if (first === "ended") {
+    log("end of input: no more requests are read; what runs goes on to its end, then the bridge exits");
+    const finished = await Promise.race([finishAfterInput(transport, connection, dispatcher), stopped]);
+    if (finished === "finished") {
+      // The ended tasks' push deliveries get the shutdown budget too; runtime.close() drops and counts the rest.
+      await Promise.race([
+        runtime.push.idle(),
+        new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref()),
+      ]);
+      return close();
+    }
+  }
+  const { why } = await stopped;
   if (why) log(`${why}; shutting down`);
   transport.stopReading();
   const limit = new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref());
@@ -64,17 +85,44 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
       await connection.settled();
       // Push deliveries of the tasks' last events go out within the same budget; runtime.close() drops the rest.
       await runtime.push.idle();
-      // The streams' last events (the final status) are queued once their tasks have ended.
-      await new Promise((resolve) => setImmediate(resolve));
-      await transport.drained();
+      await settleStreams(transport);
     })(),
     limit,
   ]);
-  connection.closeStreams();
-  dispatcher.killAll();
-  runtime.close();
-  process.off("SIGTERM", onSignal);
-  process.off("SIGINT", onSignal);
-  io.stdin.destroy();
-  return EXIT.ok;
+  return close();
+
+  function close(): number {
+    connection.closeStreams();
+    dispatcher.killAll();
+    closeRuntime();
+    process.off("SIGTERM", onSignal);
+    process.off("SIGINT", onSignal);
+    io.stdin.destroy();
+    return EXIT.ok;
+  }
+}
+
+/** The streams' last events (the final status) are queued once their tasks have ended; then they are written. */
+async function settleStreams(transport: StdioTransport): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await transport.drained();
+}
+
+/**
+ * After the end of stdin (CONTRACT 5.5): the requests read before it are answered, a task that waits for an answer
+ * is canceled (input_closed), the others run to their end (their deadlines hold), and every answer and stream
+ * event is written.
+ */
+async function finishAfterInput(
+  transport: StdioTransport,
+  connection: StdioConnection,
+  dispatcher: Dispatcher,
+): Promise<"finished"> {
+  await transport.delivered();
+  await dispatcher.closeInput();
+  await connection.settled();
+  // A request answered meanwhile may have started a task: wait for it too.
+  await dispatcher.closeInput();
+  await settleStreams(transport);
+  return "finished";
 }

@@ -29,6 +29,9 @@ export class StdioTransport {
   private readonly waiting: Frame[] = [];
   private waitingBytes = 0;
   private closed = false;
+  /** The input has ended: frames already read are still answered, no more are read. */
+  private ended = false;
+  private whenDelivered: Array<() => void> = [];
 
   constructor(private readonly options: TransportOptions) {
     this.splitter = new LineSplitter(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
@@ -49,7 +52,8 @@ export class StdioTransport {
     });
     input.on("end", () => {
       for (const frame of this.splitter.end()) this.take(frame);
-      this.close(undefined);
+      this.ended = true;
+      this.options.onClose(undefined);
     });
     input.on("error", (error: Error) => this.close(`cannot read stdin (${error.message})`));
     output.on("error", (error: Error) => this.close(`cannot write stdout (${error.message})`));
@@ -74,11 +78,18 @@ export class StdioTransport {
     return this.outbox.drained();
   }
 
+  /** Resolves once every frame read so far has been handed on (none waits for the output to drain). */
+  delivered(): Promise<void> {
+    if (this.waiting.length === 0 || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.whenDelivered.push(resolve));
+  }
+
   /** Stops reading (at shutdown); frames still waiting are dropped. */
   stopReading(): void {
     this.closed = true;
     this.waiting.length = 0;
     this.options.input.pause();
+    for (const done of this.whenDelivered.splice(0)) done();
   }
 
   private take(frame: Frame): void {
@@ -88,21 +99,22 @@ export class StdioTransport {
       return;
     }
     this.waiting.push(frame);
-    this.waitingBytes += frame.kind === "line" ? frame.text.length : 0;
+    this.waitingBytes += frame.kind === "line" ? frame.line.length : 0;
     if (this.waiting.length >= MAX_WAITING_FRAMES || this.waitingBytes >= MAX_WAITING_BYTES) this.options.input.pause();
   }
 
   private deliverWaiting(): void {
     while (this.waiting.length > 0 && !this.flow.isFull && !this.closed) {
       const frame = this.waiting.shift() as Frame;
-      this.waitingBytes -= frame.kind === "line" ? frame.text.length : 0;
+      this.waitingBytes -= frame.kind === "line" ? frame.line.length : 0;
       this.options.onFrame(frame);
     }
-    if (this.waiting.length === 0 && !this.closed) this.options.input.resume();
+    if (this.waiting.length > 0) return;
+    for (const done of this.whenDelivered.splice(0)) done();
+    if (!this.closed && !this.ended) this.options.input.resume();
   }
 
-  private close(why: string | undefined): void {
-    if (this.closed && why === undefined) return;
+  private close(why: string): void {
     this.closed = true;
     this.options.onClose(why);
   }

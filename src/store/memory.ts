@@ -1,4 +1,5 @@
 // The store without --state-dir: records in memory, keeping a bounded number of ended tasks.
+import { jsonBytes } from "../core/json-value.js";
 import { type ListPage, type ListQuery, pageOf } from "../core/list-query.js";
 import { MemoryPushConfigs } from "../core/push-configs.js";
 import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, type TaskStore } from "../core/store.js";
@@ -68,7 +69,8 @@ export class MemoryStore implements TaskStore {
 
 /** What an ended task costs to keep: its kept output and its messages (the request and the status words). */
 export function keptBytes(record: TaskRecord): number {
-  const message = record.message ? Buffer.byteLength(JSON.stringify(record.message)) : 0;
+  // Counted without recursion: a message is caller JSON (the request gate bounds its depth, this does not rely on it).
+  const message = record.message ? jsonBytes(record.message) : 0;
   const words = record.statusText ? Buffer.byteLength(record.statusText) : 0;
   return record.stdout.keptBytes + record.stderr.keptBytes + message + words;
 }

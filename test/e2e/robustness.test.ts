@@ -114,7 +114,7 @@ describe("serve --stdio: a request nested 300 000 levels deep", { timeout: 30_00
     const response = await Promise.race([bridge.nextRawResponse(), died]);
     assert.equal(response.id, "deep", JSON.stringify(response));
     assert.equal(response.error?.code, -32600, JSON.stringify(response));
-    assert.match(JSON.stringify(response.error), /nested deeper than 100 levels/);
+    assert.match(JSON.stringify(response.error), /expected at most 100 levels of nesting, found 300003/);
 
     const card = await bridge.call("agent/getCard");
     assert.equal(card.capabilities.streaming, true);

@@ -1,10 +1,11 @@
 // `serve --stdio` refuses what section 2 refuses, with -32602 and no task: near-miss extension keys and start
-// limits (the same analysis as validate and run), and a send request whose params repeat a key.
+// limits (the same analysis as validate and run), and a request that repeats a key (the request gate).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
 import { echoParams, envelopeParams } from "../helpers/envelopes.js";
+import { assertErrorV1 } from "../helpers/v1-errors.js";
 import type { Wire } from "../helpers/wire.js";
 
 const URI_TOKEN = ADAPTER_URI.replaceAll("/", "~1");
@@ -78,19 +79,22 @@ describe("serve --stdio: a send request whose params repeat a key", () => {
   const request = (id: string, method: string, params: string) =>
     `{"jsonrpc":"2.0","id":"${id}","method":"${method}","params":${params}}`;
 
-  const rejectedAt = (response: Wire, id: string, path: string) => {
+  /** -32602 duplicate_key at `path`: 0.3 names carry `data.errors`, 1.0 names a BadRequest (CONTRACT 7.5). */
+  const rejectedAt = (response: Wire, id: string, path: string, family: "0.3" | "1.0" = "0.3") => {
     assert.equal(response.id, id);
     assert.equal(response.error?.code, -32602, JSON.stringify(response));
-    assert.deepEqual(
-      response.error.data.errors.map((e: Wire) => [e.path, e.code]),
-      [[path, "duplicate_key"]],
-    );
+    const problems =
+      family === "0.3"
+        ? response.error.data.errors.map((e: Wire) => [e.path, e.code])
+        : (assertErrorV1(response.error, -32602, "INVALID_PARAMS").violations ?? []).map((v) => [v.field, v.reason]);
+    assert.deepEqual(problems, [[path, "duplicate_key"]]);
   };
 
   for (const method of ["message/send", "message/stream", "SendMessage", "SendStreamingMessage"]) {
     it(`${method}: -32602 duplicate_key at its pointer under /message`, async () => {
       bridge.sendLine(request(`dup-${method}`, method, `{"message":${messageText}}`));
-      rejectedAt(await bridge.nextRawResponse(), `dup-${method}`, `/message/metadata/${URI_TOKEN}`);
+      const family = method.includes("/") ? "0.3" : "1.0";
+      rejectedAt(await bridge.nextRawResponse(), `dup-${method}`, `/message/metadata/${URI_TOKEN}`, family);
       const { tasks } = await bridge.call("tasks/list", {});
       assert.deepEqual(tasks, []);
     });
@@ -115,9 +119,16 @@ describe("serve --stdio: a send request whose params repeat a key", () => {
     assert.equal(byId.get("b-ok")?.result?.status?.state, "completed", JSON.stringify(byId.get("b-ok")));
   });
 
-  it("other methods are not read for repeated keys (they keep JSON.parse's reading)", async () => {
+  it("every method is read for repeated keys: a tasks/get naming its id twice is refused, not guessed", async () => {
     bridge.sendLine('{"jsonrpc":"2.0","id":"get-dup","method":"tasks/get","params":{"id":"a","id":"nope"}}');
+    rejectedAt(await bridge.nextRawResponse(), "get-dup", "/id");
+  });
+
+  it("a key repeated beside the params (the method written twice) is -32600", async () => {
+    bridge.sendLine('{"jsonrpc":"2.0","id":"m-dup","method":"tasks/get","method":"tasks/list","params":{}}');
     const response = await bridge.nextRawResponse();
-    assert.equal(response.error?.code, -32001, JSON.stringify(response));
+    assert.equal(response.id, "m-dup");
+    assert.equal(response.error?.code, -32600, JSON.stringify(response));
+    assert.match(response.error.data.detail, /found "method" again at \/method/);
   });
 });

@@ -232,10 +232,13 @@ describe("serve --stdio: shutdown", () => {
     assert.deepEqual(bridge.protocolProblems, []);
   }
 
-  it("stdin EOF with running children: exit 0 within 5 s, final events sent, no child left", async () => {
+  it("stdin EOF lets running children go on; a SIGTERM then: exit 0 within 5 s, final events sent, no child left", async () => {
     const busy = await busyBridge("pid-hang");
-    const startedAt = Date.now();
     busy.bridge.child.stdin.end();
+    // The end of input is heard (and logged) before the signal comes.
+    await busy.bridge.waitStderr(/end of input/);
+    const startedAt = Date.now();
+    busy.bridge.child.kill("SIGTERM");
     await assertCleanExit(busy, startedAt);
   });
 

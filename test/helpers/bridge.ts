@@ -52,6 +52,7 @@ export class RpcBridge {
   private readonly lines: LineSplitter;
   private readonly onEvent: ((event: TaskEvent) => boolean) | undefined;
   private stderrText = "";
+  private readonly stderrWaiters: Array<() => void> = [];
   private nextId = 0;
 
   constructor(options: BridgeOptions = {}) {
@@ -66,13 +67,14 @@ export class RpcBridge {
     this.child.stdout.on("data", (chunk: Buffer) => {
       tap?.(chunk);
       for (const frame of this.lines.push(chunk)) {
-        if (frame.kind === "line") this.line(frame.text);
+        if (frame.kind === "line") this.line(frame.line.toString("utf8"));
         else this.protocolProblems.push(`a stdout line of ${frame.bytes} bytes, over the reader's limit`);
       }
     });
     this.child.stderr.on("data", (chunk: Buffer) => {
       // Bounded: the last 64 KiB of diagnostics are enough to explain a failure.
       this.stderrText = (this.stderrText + chunk.toString("utf8")).slice(-65536);
+      for (const waiter of this.stderrWaiters.splice(0)) waiter();
     });
     this.exited = new Promise((resolve) => {
       this.child.once("close", (code, signal) => {
@@ -228,6 +230,22 @@ export class RpcBridge {
     this.child.stdout.resume();
   }
 
+  /** Resolves once stderr matches `pattern` (checked as each chunk arrives); rejects after `timeoutMs`. */
+  async waitStderr(pattern: RegExp, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (!pattern.test(this.stderrText)) {
+      const left = until - Date.now();
+      if (left <= 0 || this.exitStatus) throw new Error(`no ${pattern} on stderr: ${this.stderrText}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.stderrWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
   /** Waits for the bridge to exit; throws after `timeoutMs`. */
   async waitExit(timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ExitStatus> {
     let timer: NodeJS.Timeout | undefined;
@@ -242,9 +260,11 @@ export class RpcBridge {
   }
 
   /** Ends stdin and waits for the exit, SIGKILLs after `timeoutMs`; resolves with how it exited. Safe to call twice. */
+  /** Stops the bridge now (SIGTERM: what runs is canceled); the end of stdin alone would let it run to its end. */
   async close(timeoutMs = 6000): Promise<ExitStatus> {
     if (this.exitStatus) return this.exitStatus;
     this.child.stdin.end();
+    this.child.kill("SIGTERM");
     try {
       return await this.waitExit(timeoutMs);
     } catch {

@@ -41,7 +41,7 @@ export class InProcessBridge {
       const splitter = new LineSplitter(256 * 1024 * 1024);
       piped.on("data", (chunk: Buffer) => {
         for (const frame of splitter.push(chunk))
-          this.lines.push(frame.kind === "line" ? JSON.parse(frame.text) : { oversized: frame.bytes });
+          this.lines.push(frame.kind === "line" ? JSON.parse(frame.line.toString("utf8")) : { oversized: frame.bytes });
       });
     }
   }

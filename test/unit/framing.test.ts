@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, LineSplitter } from "../../src/io/line-splitter.js";
 
-const line = (text: string): Frame => ({ kind: "line", text });
+const line = (text: string | Buffer): Frame => ({ kind: "line", line: Buffer.from(text) });
 const oversized = (bytes: number): Frame => ({ kind: "oversized", bytes });
 
 /** Feeds the chunks in order and collects every frame, `end()` included. */

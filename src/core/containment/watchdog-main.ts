@@ -78,7 +78,7 @@ process.stdin.on("data", (chunk: Buffer) => {
   for (const frame of splitter.push(chunk)) {
     if (frame.kind !== "line") continue;
     try {
-      take(JSON.parse(frame.text) as WatchdogMessage);
+      take(JSON.parse(frame.line.toString("utf8")) as WatchdogMessage);
     } catch {
       // Only the tool writes here; a line it did not write is ignored.
     }

@@ -20,6 +20,8 @@ export interface ScreenProps {
   now: number;
   /** The terminal's width. */
   columns: number;
+  /** The terminal's height: the live area keeps under it (src/ui/ink/reflow.ts says why). */
+  rows?: number;
   /** Sends an answer; resolves false when it was refused (the prompt box then takes input again). */
   onAnswer(text: string): Promise<boolean> | undefined;
   onInterrupt(): void;
@@ -62,7 +64,7 @@ export function StatusLine({
   const keys =
     interrupts === 0 ? "Ctrl-C cancels" : interrupts === 1 ? "canceling… Ctrl-C again kills it now" : "killing…";
   return (
-    <Text>
+    <Text wrap="truncate-end">
       <Text color={colour} bold>
         {task.state}
       </Text>{" "}
@@ -84,11 +86,14 @@ export function PromptBox({
   onAnswer,
   error,
   columns = 80,
+  compact = false,
 }: {
   prompt: string;
   onAnswer(text: string): Promise<boolean> | undefined;
   error?: string | undefined;
   columns?: number;
+  /** Without its frame (2 rows fewer), for a terminal too short for it. */
+  compact?: boolean;
 }) {
   const style = answerStyle(prompt);
   const [editor] = useState(() => new LineEditor());
@@ -127,10 +132,13 @@ export function PromptBox({
     }
     redraw();
   });
-  const width = Math.max(4, columns - BOX_EDGES - 2);
+  const width = Math.max(4, columns - (compact ? 0 : BOX_EDGES) - 2);
   const view = inputView(editor.value, editor.cursor, width);
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor="magenta" paddingX={1}>
+    <Box
+      flexDirection="column"
+      {...(compact ? {} : { borderStyle: "round" as const, borderColor: "magenta", paddingX: 1 })}
+    >
       <Text bold wrap="truncate-end">
         {prompt}
       </Text>
@@ -171,25 +179,45 @@ function editKey(editor: LineEditor, input: string): void {
 }
 
 /** The live area: nothing once the task has ended (the summary is written above it, as the last lines). */
-export function LiveArea({ model, now, columns, onAnswer, onInterrupt }: ScreenProps) {
+/** The rows a prompt box takes: its text, the input or hint lines, an error, and its frame unless compact. */
+function promptRows(prompt: string, error: string | undefined, compact: boolean): number {
+  return (answerStyle(prompt).kind === "yes-no" ? 2 : 3) + (error ? 1 : 0) + (compact ? 0 : 2);
+}
+
+export function LiveArea({ model, now, columns, rows, onAnswer, onInterrupt }: ScreenProps) {
   const task = model.task;
   useInput((input, key) => {
     if (key.ctrl && input === "c") onInterrupt();
   });
   if (task && isTerminal(task.state)) return null;
-  const partial = partialLines(model);
   const prompt = task?.state === "input-required" ? task.prompt : undefined;
+  // The area stays under the terminal's height, so the terminal never has to scroll it: first the prompt (framed
+  // if that fits with the status line), then the status line, then the lines still being written.
+  let room = (rows ?? Number.POSITIVE_INFINITY) - 1 - (!prompt && model.error ? 1 : 0);
+  const compact = prompt !== undefined && promptRows(prompt.text, model.error, false) + 1 > room;
+  if (prompt) room -= promptRows(prompt.text, model.error, compact);
+  const status = room >= 1 || !prompt;
+  if (status) room -= 1;
+  const partial = partialLines(model);
+  const shown = room >= partial.length ? partial : partial.slice(partial.length - Math.max(0, room));
   return (
     <Box flexDirection="column">
-      {partial.map((line) => (
+      {shown.map((line) => (
         <PartialLine key={line.stream} line={line} />
       ))}
       {prompt ? (
-        <PromptBox key={prompt.id} prompt={prompt.text} onAnswer={onAnswer} error={model.error} columns={columns} />
+        <PromptBox
+          key={prompt.id}
+          prompt={prompt.text}
+          onAnswer={onAnswer}
+          error={model.error}
+          columns={columns}
+          compact={compact}
+        />
       ) : model.error ? (
         <Text color="red">{model.error}</Text>
       ) : null}
-      <StatusLine task={task} now={now} interrupts={model.interrupts} />
+      {status ? <StatusLine task={task} now={now} interrupts={model.interrupts} /> : null}
     </Box>
   );
 }

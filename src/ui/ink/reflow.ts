@@ -2,7 +2,8 @@
 // that reflows on resize (tmux and most terminals do) has turned the wide lines of that area into several rows once
 // it was narrowed, and the rows above Ink's count would stay on screen as copies. So Ink draws on this wrapper of the
 // terminal stream: it keeps the last frame Ink wrote, and when the terminal narrows it erases every row that frame
-// now takes, before Ink hears of the resize and redraws.
+// now takes, before Ink hears of the resize and redraws. It also hides the terminal's height from Ink, which would
+// otherwise erase the user's scrollback in a short terminal (CONTRACT section 6: the scrollback keeps every line).
 import { EventEmitter } from "node:events";
 import stringWidth from "string-width";
 
@@ -67,6 +68,9 @@ export function guardReflow(real: NodeJS.WriteStream, reflows = terminalReflows(
   const stdout = new Proxy(real, {
     get(target, key) {
       if (key in own) return own[key];
+      // Ink clears the whole terminal, its scrollback included (ESC[2J ESC[3J), to redraw an area as tall as the
+      // terminal: told of no height, it never does. The area keeps under the real height itself (LiveArea's rows).
+      if (key === "rows") return Number.MAX_SAFE_INTEGER;
       const value = Reflect.get(target, key, target);
       return typeof value === "function" ? value.bind(target) : value;
     },

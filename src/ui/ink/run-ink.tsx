@@ -25,7 +25,7 @@ export interface MountedLive {
   close(): void;
 }
 
-function Live({ store, scrollback, onAnswer, onInterrupt, Screen = LiveArea }: LiveOptions) {
+function Live({ store, scrollback, onAnswer, onInterrupt, terminalRows, Screen = LiveArea }: LiveOptions & Rows) {
   const model = useSyncExternalStore(store.subscribe, store.get);
   const { stdout, write } = useStdout();
   // While the area is drawn, lines for the scrollback go through Ink: it erases the area, writes them, draws again.
@@ -34,13 +34,18 @@ function Live({ store, scrollback, onAnswer, onInterrupt, Screen = LiveArea }: L
     return () => scrollback.route(undefined);
   }, [scrollback, write]);
   const [columns, setColumns] = useState(stdout.columns || 80);
+  // The real height (the stream Ink draws on hides it: src/ui/ink/reflow.ts).
+  const [rows, setRows] = useState(terminalRows());
   useEffect(() => {
-    const resized = () => setColumns(stdout.columns || 80);
+    const resized = () => {
+      setColumns(stdout.columns || 80);
+      setRows(terminalRows());
+    };
     stdout.on("resize", resized);
     return () => {
       stdout.off("resize", resized);
     };
-  }, [stdout]);
+  }, [stdout, terminalRows]);
   const [now, setNow] = useState(Date.now());
   const ended = model.task !== undefined && isTerminal(model.task.state);
   useEffect(() => {
@@ -48,12 +53,17 @@ function Live({ store, scrollback, onAnswer, onInterrupt, Screen = LiveArea }: L
     const tick = setInterval(() => setNow(Date.now()), 250);
     return () => clearInterval(tick);
   }, [ended]);
-  return <Screen model={model} now={now} columns={columns} onAnswer={onAnswer} onInterrupt={onInterrupt} />;
+  return <Screen model={model} now={now} columns={columns} rows={rows} onAnswer={onAnswer} onInterrupt={onInterrupt} />;
+}
+
+/** The terminal's real height (undefined where it has none: the area is then not cut). */
+interface Rows {
+  terminalRows(): number | undefined;
 }
 
 export function mountLive(options: LiveOptions, io: Io): MountedLive {
   const terminal = guardReflow(io.stdout);
-  const instance = render(<Live {...options} />, {
+  const instance = render(<Live {...options} terminalRows={() => io.stdout.rows || undefined} />, {
     stdin: io.stdin,
     stdout: terminal.stdout,
     stderr: io.stderr,
