@@ -1,11 +1,13 @@
 // What every `serve` binding stands on: the task store (--state-dir), the dispatcher, the one A2A service and the
 // JSON-RPC method table (CONTRACT 5.5, 7). The bindings add only their transport.
 import { resolve } from "node:path";
+import { AnswerCache, DEFAULT_TTL_SECONDS, MAX_ENTRIES } from "../a2a/answer-cache.js";
+import { Idempotency } from "../a2a/idempotency.js";
 import { A2aService } from "../a2a/service.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import type { TaskStore } from "../core/store.js";
 import { openStateStore } from "../store/open.js";
-import { createMethods } from "./methods.js";
+import { createMethods, type MethodDeps } from "./methods.js";
 
 export interface RuntimeOptions {
   workspace: string;
@@ -15,12 +17,18 @@ export interface RuntimeOptions {
   settleMs?: number;
   maxOutputBytes?: number;
   version: string;
+  /** `--require-extensions` (CONTRACT 9.5). */
+  requireExtensions?: boolean;
+  /** `--idempotency-ttl-seconds` (CONTRACT 9.1). */
+  idempotencyTtlSeconds?: number;
 }
 
 export interface Runtime {
   dispatcher: Dispatcher;
   service: A2aService;
   methods: ReturnType<typeof createMethods>;
+  /** What every binding's method table is made from (stdio makes its own table from these). */
+  methodDeps: MethodDeps;
   /** Lets go of the store (its last writes, its lock). */
   close(): void;
 }
@@ -32,22 +40,45 @@ export async function createRuntime(
 ): Promise<Runtime | { error: string; exitCode: number }> {
   const outputLimit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
   let store: TaskStore | undefined;
+  let instanceId = options.instance;
   if (options.stateDir) {
     // The SQLite store is loaded only here, so commands without --state-dir start as fast as before.
-    const opened = await openStateStore(options.stateDir, { outputLimit, log });
+    const opened = await openStateStore(options.stateDir, {
+      outputLimit,
+      log,
+      ...(options.instance ? { instance: options.instance } : {}),
+    });
     if (!opened.ok) return { error: opened.message, exitCode: opened.exitCode };
     store = opened.store;
+    instanceId = opened.instanceId;
   }
   const dispatcher = new Dispatcher({
     workspace: resolve(options.workspace),
     maxConcurrent: options.maxConcurrent,
     outputLimitBytes: outputLimit,
-    ...(options.instance ? { instanceId: options.instance } : {}),
+    ...(instanceId ? { instanceId } : {}),
     ...(store ? { store } : {}),
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
   });
   const service = new A2aService(dispatcher);
-  const methods = createMethods({ service, version: options.version, log });
-  return { dispatcher, service, methods, close: () => store?.close?.() };
+  const ttlSeconds = options.idempotencyTtlSeconds ?? DEFAULT_TTL_SECONDS;
+  const cache = new AnswerCache({
+    ttlMs: ttlSeconds * 1000,
+    ...(store?.keptAnswers ? { rows: store.keptAnswers } : {}),
+    warn: log,
+  });
+  const methodDeps: MethodDeps = {
+    service,
+    version: options.version,
+    log,
+    runtime: {
+      requireExtensions: options.requireExtensions === true,
+      idempotencyTtlSeconds: ttlSeconds,
+      maxCacheEntries: MAX_ENTRIES,
+    },
+    idempotency: new Idempotency(cache),
+  };
+  const methods = createMethods(methodDeps);
+  return { dispatcher, service, methods, methodDeps, close: () => store?.close?.() };
 }

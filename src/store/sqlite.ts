@@ -8,6 +8,7 @@ import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, type TaskStore } from "..
 import { isTerminal } from "../core/task.js";
 import type { TaskRecord } from "../core/task-record.js";
 import { describeDbError } from "./db-errors.js";
+import { SqliteKeptAnswers } from "./kept-answers.js";
 import { MemoryStore } from "./memory.js";
 import { PageQueries } from "./page-queries.js";
 import { type ChunkRow, checkChunkRow, checkTaskRow, detailOf, recordOfRow, type TaskRow } from "./rows.js";
@@ -67,6 +68,7 @@ export class SqliteStore implements TaskStore {
   private readonly warn: (line: string) => void;
   private readonly onClose: () => void;
   private readonly pages: PageQueries;
+  readonly keptAnswers: SqliteKeptAnswers;
   private readonly sql: Record<
     | "upsert"
     | "insertChunk"
@@ -93,6 +95,7 @@ export class SqliteStore implements TaskStore {
     this.onClose = options.onClose ?? (() => {});
     for (const id of options.skipped ?? []) this.hidden.add(id);
     this.pages = new PageQueries(db);
+    this.keptAnswers = new SqliteKeptAnswers(db, this.warn);
     this.sql = {
       upsert: db.prepare(
         `INSERT INTO tasks (id, context_id, state, updated_at, ended_seq, pid, pid_start, stdout_dropped, stderr_dropped, bytes, detail)
