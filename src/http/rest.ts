@@ -49,7 +49,10 @@ export function restRoutes(options: RestOptions): Hono {
     markReplayed(c, context);
     if (response?.error) {
       const error = restErrorOfRpc(response.error);
-      return statusAnswer(error, error.http === 503 ? { "Retry-After": RETRY_AFTER_S } : {});
+      return statusAnswer(error, {
+        ...(error.http === 503 ? { "Retry-After": RETRY_AFTER_S } : {}),
+        ...(context.replayed ? { "Idempotent-Replayed": "true" } : {}),
+      });
     }
     const result = response?.result;
     if (!(result instanceof StreamReply)) return json(c, result);

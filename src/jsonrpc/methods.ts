@@ -256,9 +256,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
           const key = SEND_METHOD_NAMES[name] ? idempotencyKey(params) : undefined;
           let result: unknown;
           if (deps.idempotency && key !== undefined && activated.includes(IDEMPOTENCY_URI)) {
-            const answer = await deps.idempotency.call(idempotentSend(name, family, key, params, run));
-            if (answer.replayed) context.replayed = true;
-            result = answer.value;
+            result = (await deps.idempotency.call(idempotentSend(name, family, key, params, run, context))).value;
           } else result = await run();
           if (result instanceof StreamReply && context.notification) result.close();
           return result;
@@ -276,6 +274,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     key: string,
     params: unknown,
     run: () => Promise<unknown>,
+    context: CallContext,
   ): IdempotentCall<unknown> => {
     if (!isUuid(key))
       deps.log(`idempotency: messageId ${JSON.stringify(key)} is not a UUID; it is used as the key all the same`);
@@ -297,6 +296,8 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
       },
       errorOf: (error) => (error instanceof JSONRPCErrorException ? error : undefined),
       replay: (answer) => {
+        // Said even when the kept answer is an error (thrown below).
+        context.replayed = true;
         if (answer.kind === "result") return new JsonText(answer.text);
         if (answer.kind === "task") return replay.task(answer.text, params);
         if (answer.kind === "stream") return replay.stream(answer.text);
