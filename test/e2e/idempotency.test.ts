@@ -95,7 +95,10 @@ describe("idempotency/v1 on every binding", () => {
       it("another payload under the same key is -32422 (422 on HTTP) with both hashes; the first still replays", async () => {
         const message = sleepMessage();
         const first = await driver.send(message, { extensions: BOTH });
-        const changed = await driver.send({ ...message, parts: [{ kind: "text", text: "other" }] }, { extensions: BOTH });
+        const changed = await driver.send(
+          { ...message, parts: [{ kind: "text", text: "other" }] },
+          { extensions: BOTH },
+        );
         assert.equal(changed.status, http ? 422 : 200, changed.text);
         let metadata: Wire;
         if (driver.name === "HTTP+JSON") {
@@ -257,7 +260,9 @@ describe("idempotency/v1 kept answers: restarts, TTL, refusals", () => {
         }),
       ).createFromUrl(server.url);
       const message = sleepMessage("sdk retry");
-      const request = SendMessageRequest.fromJSON({ message: { ...message, kind: undefined, role: "ROLE_USER", parts: [{ text: "sdk retry" }] } });
+      const request = SendMessageRequest.fromJSON({
+        message: { ...message, kind: undefined, role: "ROLE_USER", parts: [{ text: "sdk retry" }] },
+      });
       const options = { serviceParameters: ServiceParameters.create(withA2AExtensions(...BOTH)) };
       const before = runs();
       const first = (await client.sendMessage(request, options)) as Task;

@@ -177,7 +177,9 @@ describe("--require-extensions", () => {
     assert.equal((refused.data as Wire).missing_extensions, BOTH.join(","));
     const ran = await bridge.call("message/send", echoParams("y", { extensions: BOTH }));
     assert.equal(ran.status.state, "completed");
-    const list = await bridge.call("tasks/list", { metadata: { "a2a-service-parameters": { "A2A-Extensions": RUNTIME_URI } } });
+    const list = await bridge.call("tasks/list", {
+      metadata: { "a2a-service-parameters": { "A2A-Extensions": RUNTIME_URI } },
+    });
     assert.equal(list.totalSize, 1, "only the send with both extensions ran");
   });
 });
