@@ -32,6 +32,7 @@ import {
   taskWhen,
 } from "../helpers/send-drivers.js";
 import { tempDir } from "../helpers/state-dir.js";
+import { messageV1 } from "../helpers/v1-requests.js";
 import type { Wire } from "../helpers/wire.js";
 
 const pidDir = mkdtempSync(join(tmpdir(), "adapter-command-idem-"));
@@ -143,6 +144,22 @@ describe("idempotency/v1 on every binding", () => {
       if (driver === drivers[2]) assert.equal(answers.filter((answer) => !answer.replayed).length, 1);
       assert.equal(runs(), before + 1, driver.name);
     }
+  });
+
+  it("a retried stream follows the first one's task, marked replayed, with its closing rule (HTTP+JSON)", async () => {
+    const params = { message: messageV1(sleepMessage("streamed")) };
+    const headers = { "A2A-Extensions": BOTH.join(", ") };
+    const before = runs();
+    const first = await server.stream("/a2a/rest/message:stream", { method: "POST", body: params, headers });
+    const events = [await first.next(), ...(await first.rest())];
+    const taskId = events[0]?.data.task.id;
+    assert.equal(events.at(-1)?.data.statusUpdate.status.state, "TASK_STATE_COMPLETED");
+    const retry = await server.stream("/a2a/rest/message:stream", { method: "POST", body: params, headers });
+    assert.equal(retry.headers["idempotent-replayed"], "true");
+    const again = [await retry.next(), ...(await retry.rest())];
+    assert.equal(again[0]?.data.task.id, taskId);
+    assert.equal(again.at(-1)?.data.statusUpdate.status.state, "TASK_STATE_COMPLETED");
+    assert.equal(runs(), before + 1);
   });
 
   it("a retried answer writes one line to the command and replays its success", async () => {
