@@ -2,7 +2,7 @@
 // `npm run bench`: measures the built CLI against baselines taken in the same run and prints one JSON object
 // per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
 // Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput,
-// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, http-sse, http-streams, push).
+// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, http-sse, http-streams, push, idempotency).
 import { existsSync, readFileSync } from "node:fs";
 import { concurrency } from "./bench/concurrency.mjs";
 import { containmentEnd } from "./bench/containment.mjs";
@@ -11,6 +11,7 @@ import { httpDispatchOverhead } from "./bench/http-dispatch.mjs";
 import { httpGetTaskRps } from "./bench/http-rps.mjs";
 import { httpSseThroughput } from "./bench/http-sse.mjs";
 import { httpIdleStreams } from "./bench/http-streams.mjs";
+import { idempotency } from "./bench/idempotency.mjs";
 import { BIN, killAll, log, round } from "./bench/lib.mjs";
 import { memory } from "./bench/memory.mjs";
 import { promptLatency } from "./bench/prompt.mjs";
@@ -33,6 +34,7 @@ const GROUPS = {
   "http-sse": httpSseThroughput,
   "http-streams": httpIdleStreams,
   push,
+  idempotency,
 };
 
 const argv = process.argv.slice(2);

@@ -19,6 +19,12 @@ const port = (value: string) => {
     throw new InvalidArgumentError(`expected a port number from 0 to 65535, found "${value}"`);
   return Number(value);
 };
+/** `--instance`: a UUID of version 4 or 7, as the runtime's instance ids are (CONTRACT 9.2). */
+const instance = (value: string) => {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[47][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i.test(value))
+    throw new InvalidArgumentError(`expected a UUID of version 4 or 7, found "${value}"`);
+  return value.toLowerCase();
+};
 const collect = (value: string, previous: string[]) => [...previous, value];
 const directory = (value: string) => {
   let found: string;
@@ -97,11 +103,21 @@ export async function main(argv: string[]): Promise<number> {
     .option("--stdio", "speak JSON-RPC on stdin/stdout")
     .option("--http", "serve A2A over HTTP: JSON-RPC and HTTP+JSON, streams as SSE")
     .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", directory, process.cwd())
-    .option("--instance <id>", "this runtime's instance id (default: a new UUID)")
+    .option(
+      "--instance <uuid>",
+      "this runtime's instance id, a UUID v4 or v7 (default: the state dir's, else a new one)",
+      instance,
+    )
     .option("--max-concurrent <n>", "commands running at once; more wait in submitted", positiveInt, 4)
     .option("--state-dir <dir>", "keep tasks in <dir>/state.db (SQLite) so they survive a restart; one runtime per dir")
     .option("--settle-ms <ms>", "quiet time before a prompt is raised (default 150)", positiveInt)
     .option("--max-output-bytes <n>", "output each task record keeps (default 8 MiB)", positiveInt)
+    .option("--require-extensions", "refuse requests that do not activate runtime/v1 (and idempotency/v1 on sends)")
+    .option(
+      "--idempotency-ttl-seconds <s>",
+      "how long a send's first answer is kept for retries (default 86400)",
+      positiveInt,
+    )
     .option("--max-line-bytes <n>", "--stdio: the longest request line accepted (default 1 MiB)", positiveInt)
     .option("--host <host>", "--http: the address to listen on", "127.0.0.1")
     .option("--port <port>", "--http: the port to listen on; 0 picks a free one", port, 41241)

@@ -1,10 +1,34 @@
 // The agent cards: the 0.3 card of `agent/getCard`, and the 1.0 card served over HTTP, which also carries the three
 // 0.3 fields because it declares a 0.3 interface (CONTRACT 5.3, 8.2).
-import { ADAPTER_NAME, ADAPTER_URI, HITL_URI, MODES } from "../core/uris.js";
+import {
+  ADAPTER_NAME,
+  ADAPTER_URI,
+  HITL_URI,
+  IDEMPOTENCY_URI,
+  MODES,
+  RUNTIME_KIND,
+  RUNTIME_LOADOUT,
+  RUNTIME_PROVIDER,
+  RUNTIME_URI,
+} from "../core/uris.js";
 
 const DESCRIPTION = "Runs allowlisted adapter-command/v1 envelopes under a deadline and reports truthful task state.";
 
-function extensions(instanceId: string) {
+/** How the runtime's own extensions are declared (CONTRACT 9.1, 9.2, 9.5). */
+export interface RuntimeCard {
+  /** `--require-extensions`: RUNTIME and IDEMPOTENCY are `required`. */
+  requireExtensions: boolean;
+  idempotencyTtlSeconds: number;
+  maxCacheEntries: number;
+}
+
+export const DEFAULT_RUNTIME_CARD: RuntimeCard = {
+  requireExtensions: false,
+  idempotencyTtlSeconds: 86_400,
+  maxCacheEntries: 10_000,
+};
+
+function extensions(instanceId: string, runtime: RuntimeCard) {
   return [
     {
       uri: ADAPTER_URI,
@@ -17,6 +41,23 @@ function extensions(instanceId: string) {
       description: "Human-in-the-loop prompts on text-line adapter commands",
       required: false,
       params: {},
+    },
+    {
+      uri: RUNTIME_URI,
+      description: "Which runtime ran the task: on the card and in every task's metadata",
+      required: runtime.requireExtensions,
+      params: { runtime: RUNTIME_KIND, provider: RUNTIME_PROVIDER, loadout: RUNTIME_LOADOUT, instance_id: instanceId },
+    },
+    {
+      uri: IDEMPOTENCY_URI,
+      description: "A retried send (same messageId) returns the first answer and never runs twice",
+      required: runtime.requireExtensions,
+      params: {
+        ttl_seconds: runtime.idempotencyTtlSeconds,
+        canonicalization: "jcs-rfc8785",
+        hash_algorithm: "sha-256",
+        max_cache_entries: runtime.maxCacheEntries,
+      },
     },
   ];
 }
@@ -31,7 +72,12 @@ const SKILLS = [
 ];
 
 /** The A2A 0.3 AgentCard; `url` names the transport the card was asked on. */
-export function agentCard03(version: string, instanceId: string, url = `stdio://adapter-command/${instanceId}`) {
+export function agentCard03(
+  version: string,
+  instanceId: string,
+  url = `stdio://adapter-command/${instanceId}`,
+  runtime = DEFAULT_RUNTIME_CARD,
+) {
   return {
     name: "adapter-command",
     description: DESCRIPTION,
@@ -39,7 +85,7 @@ export function agentCard03(version: string, instanceId: string, url = `stdio://
     version,
     protocolVersion: "0.3.0",
     preferredTransport: "JSONRPC",
-    capabilities: { streaming: true, pushNotifications: true, extensions: extensions(instanceId) },
+    capabilities: { streaming: true, pushNotifications: true, extensions: extensions(instanceId, runtime) },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
     skills: SKILLS,
@@ -47,7 +93,7 @@ export function agentCard03(version: string, instanceId: string, url = `stdio://
 }
 
 /** The A2A 1.0 AgentCard for a server at `base` (http://host:port), with the 0.3 fields for 0.3 clients. */
-export function agentCard10(version: string, instanceId: string, base: string) {
+export function agentCard10(version: string, instanceId: string, base: string, runtime = DEFAULT_RUNTIME_CARD) {
   const jsonrpc = `${base}/a2a/jsonrpc`;
   return {
     name: "adapter-command",
@@ -62,7 +108,7 @@ export function agentCard10(version: string, instanceId: string, base: string) {
       streaming: true,
       pushNotifications: true,
       extendedAgentCard: false,
-      extensions: extensions(instanceId),
+      extensions: extensions(instanceId, runtime),
     },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],

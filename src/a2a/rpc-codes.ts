@@ -12,9 +12,11 @@ export const A2A_CODES = {
   unsupportedOperation: -32004,
   contentTypeNotSupported: -32005,
   extendedCardNotConfigured: -32007,
+  extensionSupportRequired: -32008,
   versionNotSupported: -32009,
   hitlUnknown: -32010,
   hitlInvalid: -32011,
+  idempotencyKeyReused: -32422,
 } as const;
 
 export interface RpcError {

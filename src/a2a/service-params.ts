@@ -1,10 +1,10 @@
 // A2A service parameters (CONTRACT 5.2, 7.6): which extensions a request activates, and which version it asks for.
 import { CoreError } from "../core/errors.js";
 import { isRecord } from "../core/json-value.js";
-import { ADAPTER_URI, HITL_URI } from "../core/uris.js";
+import { ADAPTER_URI, HITL_URI, IDEMPOTENCY_URI, RUNTIME_URI } from "../core/uris.js";
 
 export const SERVICE_PARAMETERS = "a2a-service-parameters";
-const RECOGNISED = [ADAPTER_URI, HITL_URI];
+const RECOGNISED = [ADAPTER_URI, HITL_URI, RUNTIME_URI, IDEMPOTENCY_URI];
 
 export type Family = "0.3" | "1.0";
 

@@ -1,7 +1,7 @@
 // The task's metadata, the same in both protocol versions: metadata[ADAPTER] (CONTRACT 5.4) and the activated
-// extensions echoed under "a2a-service-parameters" (CONTRACT 5.2).
+// extensions echoed under "a2a-service-parameters" (CONTRACT 5.2), and the runtime's keys (CONTRACT 9.2).
 import type { TaskView } from "../core/task-record.js";
-import { ADAPTER_URI } from "../core/uris.js";
+import { ADAPTER_URI, RUNTIME_KIND, RUNTIME_PROVIDER } from "../core/uris.js";
 import { SERVICE_PARAMETERS } from "./service-params.js";
 
 export function metadataOf(task: TaskView): Record<string, unknown> {
@@ -31,6 +31,10 @@ export function metadataOf(task: TaskView): Record<string, unknown> {
       ended_at: task.endedAt ?? null,
     };
   }
+  // Which runtime ran the task, whether or not the caller activated runtime/v1 (CONTRACT 9.2).
+  metadata["runtime.instance_id"] = task.instanceId;
+  metadata["runtime.kind"] = RUNTIME_KIND;
+  metadata["runtime.provider"] = RUNTIME_PROVIDER;
   if (task.extensions.length > 0) metadata[SERVICE_PARAMETERS] = { "A2A-Extensions": task.extensions.join(", ") };
   return metadata;
 }

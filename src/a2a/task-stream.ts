@@ -37,8 +37,12 @@ export class TaskStream implements AsyncIterableIterator<StreamItem> {
     this.queue.push({ type: "task", task });
     this.off = () => {};
     if (stopsAt(rule, task)) {
-      // An answer's stream may start after its task ended: the end is still told, as the event it was.
-      if (options.closingStatus && isTerminal(task.state)) this.queue.push({ type: "status", task: { ...task } });
+      // An answer's stream may start after its task ended: the end is still told, as the event it was (numbered
+      // after the Task, which then counts the events before it: CONTRACT 9.4).
+      if (options.closingStatus && isTerminal(task.state)) {
+        this.queue[0] = { type: "task", task: { ...task, lastEvent: task.lastEvent - 1 } };
+        this.queue.push({ type: "status", task: { ...task } });
+      }
       this.done = true;
       return;
     }

@@ -12,7 +12,9 @@ export type CoreErrorCode =
   | "push_not_supported"
   | "extended_card_not_configured"
   | "version_not_supported"
-  | "content_type_not_supported";
+  | "content_type_not_supported"
+  | "extension_support_required"
+  | "idempotency_key_reused";
 
 /** Why an answer was refused with -32010 (`data.reason`), in the order the checks run (CONTRACT section 4). */
 export const HITL_REASONS = {
@@ -40,6 +42,13 @@ export interface CoreErrorData {
   task_id?: string;
   state?: string;
   version?: string;
+  /** -32008: the URIs a request must activate and did not, comma-separated (CONTRACT 9.5). */
+  missing_extensions?: string;
+  /** -32422 (CONTRACT 9.1). */
+  code?: string;
+  message_id?: string;
+  original_request_hash?: string;
+  submitted_request_hash?: string;
 }
 
 export class CoreError extends Error {

@@ -19,6 +19,8 @@ export interface OutputEvent {
   raw: Buffer;
   /** The first chunk of this stream for this task. */
   first: boolean;
+  /** The event's number in its task (CONTRACT 9.4); an event without text has its predecessor's. */
+  readonly event?: number;
 }
 
 /**
@@ -37,6 +39,7 @@ export class LazyOutputEvent implements OutputEvent {
     private readonly piece: DecodedChunk,
     readonly raw: Buffer,
     readonly first: boolean,
+    readonly event = 0,
   ) {}
 
   get text(): string {

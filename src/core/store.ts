@@ -21,6 +21,27 @@ export interface TaskStore {
   readonly pushConfigs?: PushConfigStore;
   /** Writes what is pending and lets go of files and locks; the store is not used after. */
   close?(): void;
+  /** Where first answers are kept across a restart (CONTRACT 9.1); a store without it keeps them in memory. */
+  keptAnswers?: KeptAnswerRows;
+}
+
+/** A first answer kept for retries of one key (idempotency/v1, CONTRACT 9.1); opaque text to the store. */
+export interface KeptAnswer {
+  key: string;
+  hash: string;
+  /** When it was kept (ms since the epoch). */
+  at: number;
+  /** How `text` answers: a result's or an error's JSON text, or the id of the task a replay reads or follows. */
+  kind: "result" | "error" | "task" | "stream";
+  text: string;
+}
+
+/** Kept answers on disk: read once at start, then written through. */
+export interface KeptAnswerRows {
+  /** Every row, oldest first. */
+  load(): KeptAnswer[];
+  put(answer: KeptAnswer): void;
+  delete(keys: readonly string[]): void;
 }
 
 export const DEFAULT_KEPT_ENDED = 500;

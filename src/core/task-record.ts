@@ -38,6 +38,11 @@ export interface TaskRecord {
   stderr: OutputLog;
   /** The last sequence number given out, shared by both streams. */
   seq: number;
+  /**
+   * Status events told so far. With `seq` (one output event per number) it numbers the task's events from 1, status
+   * and output together: the SSE `id:` of CONTRACT 9.4.
+   */
+  statusEvents: number;
   /** Counts every state change: a failed delivery reopens a prompt only if nothing moved since the claim. */
   revision: number;
   pid?: number;
@@ -78,6 +83,8 @@ type Shared =
   | "pid";
 
 export type TaskView = Pick<TaskRecord, Shared> & {
+  /** The number of the task's last event (CONTRACT 9.4): what this view already includes. */
+  lastEvent: number;
   prompt?: OpenPrompt;
   workingDir?: string;
   output?: { stdout: StreamView; stderr: StreamView };
@@ -96,6 +103,7 @@ export function viewOf(record: TaskRecord, withOutput = true): TaskView {
     signal: record.signal,
     textLine: record.textLine,
     extensions: [...record.extensions],
+    lastEvent: lastEventOf(record),
   };
   if (record.statusText !== undefined) view.statusText = record.statusText;
   if (record.startedAt !== undefined) view.startedAt = record.startedAt;
@@ -111,6 +119,11 @@ export function viewOf(record: TaskRecord, withOutput = true): TaskView {
   if (record.pid !== undefined) view.pid = record.pid;
   if (withOutput) view.output = { stdout: streamView(record.stdout), stderr: streamView(record.stderr) };
   return view;
+}
+
+/** The number of the record's last event: its status events and its output events (one per `seq`). */
+export function lastEventOf(record: Pick<TaskRecord, "statusEvents" | "seq">): number {
+  return record.statusEvents + record.seq;
 }
 
 function streamView(log: OutputLog): StreamView {
@@ -144,6 +157,8 @@ export function newTaskRecord(fields: {
     stdout: new OutputLog(fields.outputLimit / 2),
     stderr: new OutputLog(fields.outputLimit / 2),
     seq: 0,
+    // `submitted`, told as the task is made.
+    statusEvents: 1,
     revision: 0,
   };
 }

@@ -8,7 +8,7 @@ import { PromptDetector } from "./prompt.js";
 import type { TaskStore } from "./store.js";
 import { assertMove, isTerminal, type TaskState } from "./task.js";
 import type { TaskRecord } from "./task-record.js";
-import { viewOf } from "./task-record.js";
+import { lastEventOf, viewOf } from "./task-record.js";
 import { type DecodedChunk, Utf8Chunks } from "./utf8-chunks.js";
 
 export interface TaskRunDeps {
@@ -53,6 +53,7 @@ export class TaskRun {
     record.state = to;
     record.updatedAt = this.iso();
     record.revision += 1;
+    record.statusEvents += 1;
     this.deps.store.put(record);
     this.emitStatus();
   }
@@ -133,7 +134,9 @@ export class TaskRun {
     }
     const first = !this.started[stream] && !empty;
     if (first) this.started[stream] = true;
-    this.deps.emitter.emit(new LazyOutputEvent(record.id, record.contextId, stream, seq, piece, raw, first));
+    this.deps.emitter.emit(
+      new LazyOutputEvent(record.id, record.contextId, stream, seq, piece, raw, first, lastEventOf(record)),
+    );
     if (this.detector && !empty) this.watch(piece.text);
   }
 

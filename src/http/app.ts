@@ -4,7 +4,7 @@ import { type Context, Hono } from "hono";
 import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
 import type { JSONRPCServer } from "json-rpc-2.0";
-import { agentCard10 } from "../a2a/card.js";
+import { agentCard10, type RuntimeCard } from "../a2a/card.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { notFound, refusal } from "./answers.js";
 import { bearer } from "./auth.js";
@@ -17,6 +17,8 @@ export interface AppOptions {
   methods: JSONRPCServer<CallContext>;
   version: string;
   instanceId: string;
+  /** How the card declares the runtime's own extensions (CONTRACT 9). */
+  runtime?: RuntimeCard;
   /** Host header values that name this server (src/http/hosts.ts); filled in once the port is known. */
   allowedHosts: Set<string>;
   allowOrigins: readonly string[];
@@ -40,7 +42,7 @@ export function createApp(options: AppOptions): Hono {
   app.get("/.well-known/agent-card.json", etag(), (c) => {
     // The Host passed hostGuard: it names this server, as the client reached it.
     const base = `http://${c.req.header("host")?.toLowerCase()}`;
-    const card = agentCard10(options.version, options.instanceId, base);
+    const card = agentCard10(options.version, options.instanceId, base, options.runtime);
     return c.json(card, 200, { "Cache-Control": CARD_CACHE });
   });
   app.get("/healthz", (c) => c.json({ status: "ok" }));

@@ -12,7 +12,7 @@ import type { GateRefusal } from "../jsonrpc/request-gate.js";
 import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/requests.js";
 import { StreamReply } from "../jsonrpc/stream-reply.js";
 import { gated } from "./request-gate.js";
-import { echoExtensions, serviceParamsOf } from "./service-headers.js";
+import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { replySource, sseAnswer } from "./sse.js";
 
 /** As on stdio (CONTRACT 5.1). */
@@ -27,9 +27,14 @@ export interface JsonRpcOptions {
 const invalid = (id: unknown, detail: string) =>
   errorResponse(id, A2A_CODES.invalidRequest, "Invalid Request", { detail });
 
+/**
+ * HTTP 200 for every JSON-RPC answer, but 422 for a single -32422 (an idempotency key reused with another payload,
+ * as the runtime answers: CONTRACT 9.1).
+ */
 const answer = (c: Context, value: JSONRPCResponse | JSONRPCResponse[]) => {
   const text = Array.isArray(value) ? `[${value.map(responseJson).join(",")}]` : responseJson(value);
-  return c.body(text, 200, { "Content-Type": "application/json" });
+  const status = !Array.isArray(value) && value.error?.code === A2A_CODES.idempotencyKeyReused ? 422 : 200;
+  return c.body(text, status, { "Content-Type": "application/json" });
 };
 
 export function jsonRpcHandler(options: JsonRpcOptions): Handler {
@@ -74,6 +79,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
     const context: CallContext = { headers: params };
     if (!Array.isArray(value)) {
       const response = await one(value, context, false, refused);
+      markReplayed(c, context);
       if (response === null) return c.body(null, 204);
       if (response.result instanceof StreamReply) return stream(c, response, response.result);
       return answer(c, response);
@@ -88,6 +94,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
     const responses = (await Promise.all(value.map((item) => one(item, context, true, refused)))).filter(
       (response): response is JSONRPCResponse => response !== null,
     );
+    markReplayed(c, context);
     return responses.length === 0 ? c.body(null, 204) : answer(c, responses);
   };
 }

@@ -9,7 +9,7 @@ import type { CallContext } from "../jsonrpc/methods.js";
 import { StreamReply } from "../jsonrpc/stream-reply.js";
 import { json, notFound, statusAnswer } from "./answers.js";
 import { gated } from "./request-gate.js";
-import { echoExtensions, serviceParamsOf } from "./service-headers.js";
+import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { replySource, sseAnswer } from "./sse.js";
 
 export interface RestOptions {
@@ -45,15 +45,15 @@ export function restRoutes(options: RestOptions): Hono {
   const call = async (c: Context, method: string, params: unknown): Promise<Response> => {
     const service = serviceParamsOf(c);
     echoExtensions(c, service);
-    const response = await methods.receive(
-      { jsonrpc: "2.0", id: 0, method, params: params as object },
-      {
-        headers: service,
-      },
-    );
+    const context: CallContext = { headers: service };
+    const response = await methods.receive({ jsonrpc: "2.0", id: 0, method, params: params as object }, context);
+    markReplayed(c, context);
     if (response?.error) {
       const error = restErrorOfRpc(response.error);
-      return statusAnswer(error, error.http === 503 ? { "Retry-After": RETRY_AFTER_S } : {});
+      return statusAnswer(error, {
+        ...(error.http === 503 ? { "Retry-After": RETRY_AFTER_S } : {}),
+        ...(context.replayed ? { "Idempotent-Replayed": "true" } : {}),
+      });
     }
     const result = response?.result;
     if (!(result instanceof StreamReply)) return json(c, result);

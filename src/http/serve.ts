@@ -72,12 +72,13 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     }
     for (const warning of token.warnings) log(warning);
   }
-  const { dispatcher, methods } = runtime;
+  const { dispatcher, methods, methodDeps } = runtime;
   const hosts = new Set<string>();
   const app = createApp({
     methods,
     version: options.version,
     instanceId: dispatcher.instanceId,
+    ...(methodDeps.runtime ? { runtime: methodDeps.runtime } : {}),
     allowedHosts: hosts,
     allowOrigins: options.allowOrigin.map((origin) => parseOrigin(origin) as string),
     token: token?.value,

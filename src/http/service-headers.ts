@@ -3,6 +3,7 @@
 // answer's `A2A-Extensions` header.
 import type { Context } from "hono";
 import { recognisedExtensions, type ServiceParams } from "../a2a/service-params.js";
+import type { CallContext } from "../jsonrpc/methods.js";
 
 export function serviceParamsOf(c: Context): ServiceParams {
   const params: ServiceParams = {};
@@ -17,4 +18,9 @@ export function serviceParamsOf(c: Context): ServiceParams {
 export function echoExtensions(c: Context, params: ServiceParams): void {
   const activated = recognisedExtensions(params.extensions);
   if (activated.length > 0) c.header("A2A-Extensions", activated.join(", "));
+}
+
+/** A kept first answer given again says so (idempotency/v1, CONTRACT 9.1); absent otherwise. */
+export function markReplayed(c: Context, context: CallContext): void {
+  if (context.replayed) c.header("Idempotent-Replayed", "true");
 }

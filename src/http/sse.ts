@@ -15,6 +15,8 @@ import type { StreamReply } from "../jsonrpc/stream-reply.js";
 export interface SseSource {
   /** The first item (the request's answer already exists when the stream starts). */
   first: string;
+  /** Its event number (CONTRACT 9.4), on 1.0 streams. */
+  firstId?: number | undefined;
   /**
    * The next item between `head` and `tail` (the SSE framing), or undefined once the stream is over: the frame is
    * made in one piece with the item, so that an item made as bytes is not copied again.
@@ -115,7 +117,7 @@ async function sendEvents(sink: SseSink, source: SseSource, keepAliveMs: number)
   }, keepAliveMs);
   sink.onAbort(() => source.close());
   try {
-    await write(`data: ${source.first}\n\n`);
+    await write(`${idLine(source.firstId)}data: ${source.first}\n\n`);
     for (;;) {
       let item: WireJson | undefined;
       try {
@@ -133,6 +135,11 @@ async function sendEvents(sink: SseSink, source: SseSource, keepAliveMs: number)
   }
 }
 
+/** The `id:` line of an event that has a number (CONTRACT 8.4, 9.4): the one place it is written. */
+function idLine(id: number | undefined): string {
+  return id === undefined ? "" : `id: ${id}\n`;
+}
+
 /** The items of a stream reply, each item's JSON text between `wrap`'s two parts (the JSON-RPC envelope, or none). */
 export function replySource(
   reply: StreamReply,
@@ -141,9 +148,11 @@ export function replySource(
 ): SseSource {
   return {
     first: `${wrap.head}${JSON.stringify(reply.first)}${wrap.tail}`,
+    firstId: reply.numbers?.first,
     next: async (head, tail) => {
       const step = await reply.rest.next();
-      return step.done ? undefined : reply.encode(step.value, `${head}${wrap.head}`, `${wrap.tail}${tail}`);
+      if (step.done) return undefined;
+      return reply.encode(step.value, `${idLine(reply.numbers?.last)}${head}${wrap.head}`, `${wrap.tail}${tail}`);
     },
     close: () => reply.close(),
     errorData,

@@ -1,12 +1,16 @@
 // Both A2A method families on one json-rpc-2.0 server, in front of the one service: 0.3 names with 0.3 shapes and
 // 1.0 names with 1.0 shapes (CONTRACT 5.3, 7.1). Every JSON-RPC binding (stdio, HTTP) uses this table.
 import { JSONRPCErrorException, JSONRPCServer } from "json-rpc-2.0";
-import { agentCard03 } from "../a2a/card.js";
+import { MAX_ANSWER_BYTES } from "../a2a/answer-cache.js";
+import { agentCard03, DEFAULT_RUNTIME_CARD, type RuntimeCard } from "../a2a/card.js";
 import { getRequestOf } from "../a2a/decode.js";
+import type { Idempotency, IdempotentCall } from "../a2a/idempotency.js";
+import { idempotencyKey, isUuid, requestHash, SEND_METHOD_NAMES } from "../a2a/idempotency-hash.js";
 import type { ListRequest, SendRequest, TaskOptions } from "../a2a/requests.js";
-import { A2A_CODES } from "../a2a/rpc-codes.js";
+import { A2A_CODES, type RpcError } from "../a2a/rpc-codes.js";
 import type { A2aService } from "../a2a/service.js";
 import {
+  activatedExtensions,
   checkVersion,
   type Family,
   paramsServiceParameters,
@@ -14,7 +18,7 @@ import {
   type ServiceParams,
 } from "../a2a/service-params.js";
 import { itemJson03, itemJson10, streamItem03, streamItem10 } from "../a2a/stream-json.js";
-import type { StopRule, StreamItem, TaskStream } from "../a2a/task-stream.js";
+import { type StopRule, type StreamItem, TaskStream } from "../a2a/task-stream.js";
 import * as v03 from "../a2a/v0_3/codec.js";
 import { listRequest03, sendRequestOf as send03 } from "../a2a/v0_3/decode.js";
 import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
@@ -22,9 +26,12 @@ import * as v10 from "../a2a/v1_0/codec.js";
 import { getRequest10, listRequest10, sendRequestOf as send10 } from "../a2a/v1_0/decode.js";
 import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
 import { CoreError } from "../core/errors.js";
+import { isRecord } from "../core/json-value.js";
 import type { TaskView } from "../core/task-record.js";
+import { IDEMPOTENCY_URI, RUNTIME_URI } from "../core/uris.js";
 import { EndedTaskTexts } from "./ended-task-texts.js";
 import { pushMethods03, pushMethods10 } from "./push-methods.js";
+import { JsonText, valueJson } from "./json-text.js";
 import { StreamReply } from "./stream-reply.js";
 
 /** Per request: what the binding knows beyond the params (HTTP headers; none on stdio). */
@@ -32,12 +39,18 @@ export interface CallContext {
   headers?: ServiceParams;
   /** A request without an id: nobody will read its answer, so a stream it opens is closed at once. */
   notification?: boolean;
+  /** Set by the method: the answer is a kept first answer, replayed (HTTP: `Idempotent-Replayed: true`, 9.1). */
+  replayed?: boolean;
 }
 
 export interface MethodDeps {
   service: A2aService;
   version: string;
   log(line: string): void;
+  /** The runtime's own extensions (CONTRACT 9): how the card declares them, and 9.5's refusals. */
+  runtime?: RuntimeCard;
+  /** Kept first answers of sends that activate idempotency/v1 (CONTRACT 9.1). */
+  idempotency?: Idempotency;
 }
 
 /** The methods that answer with a stream. */
@@ -65,6 +78,9 @@ function rest(stream: TaskStream, map: (item: StreamItem) => unknown): AsyncIter
   };
 }
 
+/** An item's number in its task (CONTRACT 9.4): a Task counts the events it includes. */
+const eventNumberOf = (item: StreamItem): number => (item.type === "output" ? (item.event ?? 0) : item.task.lastEvent);
+
 async function firstTask(stream: TaskStream): Promise<TaskView> {
   const first = await stream.next();
   return (first.value as { task: TaskView }).task;
@@ -74,6 +90,28 @@ function withHeaders(request: SendRequest, context: CallContext): SendRequest {
   const fromHeader = recognisedExtensions(context.headers?.extensions);
   if (fromHeader.length === 0) return request;
   return { ...request, extensions: [...new Set([...request.extensions, ...fromHeader])] };
+}
+
+/** The task a send answered with: `{ task }` in 1.0, the Task itself in 0.3. */
+function taskIdOf(result: unknown): string {
+  const task = isRecord(result) && isRecord(result.task) ? result.task : result;
+  return isRecord(task) && typeof task.id === "string" ? task.id : "";
+}
+
+/**
+ * With --require-extensions (CONTRACT 9.5): every method needs RUNTIME activated, the sends IDEMPOTENCY too; the
+ * card needs nothing.
+ */
+function requireExtensions(method: string, activated: readonly string[]): void {
+  if (method === "agent/getCard") return;
+  const needed = SEND_METHOD_NAMES[method] ? [RUNTIME_URI, IDEMPOTENCY_URI] : [RUNTIME_URI];
+  const missing = needed.filter((uri) => !activated.includes(uri));
+  if (missing.length === 0) return;
+  throw new CoreError(
+    "extension_support_required",
+    `this runtime requires the extensions ${missing.join(", ")}; activate them with A2A-Extensions`,
+    { missing_extensions: missing.join(",") },
+  );
 }
 
 const historyOf = (historyLength: number | undefined) => (historyLength === undefined ? {} : { historyLength });
@@ -106,8 +144,12 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   const stream10 = async (stream: Promise<TaskStream> | TaskStream) => {
     const opened = await stream;
     const task = await firstTask(opened);
-    const map = (item: StreamItem) => (item.type === "task" ? { task: v10.taskOf(item.task) } : streamItem10(item));
-    return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), itemJson10, "1.0");
+    const numbers = { first: task.lastEvent, last: task.lastEvent };
+    const map = (item: StreamItem) => {
+      numbers.last = eventNumberOf(item);
+      return item.type === "task" ? { task: v10.taskOf(item.task) } : streamItem10(item);
+    };
+    return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), itemJson10, "1.0", numbers);
   };
   const ended: StopRule = "ended";
   const endedOrInput: StopRule = "ended-or-input";
@@ -131,7 +173,8 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     "tasks/list": (params) => listAnswer(service, listRequest03(params), v03.taskOf),
     "tasks/cancel": async (params) => v03.taskOf(await service.cancel(getRequestOf(params).id)),
     "tasks/resubscribe": (params) => stream03(service.subscribe(getRequestOf(params).id, ended, false)),
-    "agent/getCard": () => agentCard03(deps.version, dispatcher.instanceId),
+    "agent/getCard": () =>
+      agentCard03(deps.version, dispatcher.instanceId, undefined, deps.runtime ?? DEFAULT_RUNTIME_CARD),
     "agent/getAuthenticatedExtendedCard": unsupported(
       "extended_card_not_configured",
       "no extended agent card is configured",
@@ -160,26 +203,102 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     ...pushMethods10(service),
   };
 
+  /** How a kept answer of a task (an answer over 1 MiB) or of a stream is given again, per send method (9.1). */
+  const replays: Record<string, { task(id: string, params: unknown): unknown; stream(id: string): unknown }> = {
+    "message/send": {
+      task: (id, params) => v03.taskOf(service.get({ id }), historyOf(send03(params).historyLength)),
+      stream: (id) => stream03(new TaskStream(dispatcher, id, ended, { closingStatus: true })),
+    },
+    "message/stream": {
+      task: () => undefined,
+      stream: (id) => stream03(new TaskStream(dispatcher, id, ended, { closingStatus: true })),
+    },
+    SendMessage: {
+      task: (id, params) => ({ task: v10.taskOf(service.get({ id }), historyOf(send10(params).historyLength)) }),
+      stream: (id) => stream10(new TaskStream(dispatcher, id, endedOrInput, { closingStatus: true })),
+    },
+    SendStreamingMessage: {
+      task: () => undefined,
+      stream: (id) => stream10(new TaskStream(dispatcher, id, endedOrInput, { closingStatus: true })),
+    },
+  };
+
   const add = (family: Family, methods: Record<string, Method>) => {
     const toError = family === "0.3" ? error03 : error10;
+    const rpcError = (name: string, error: unknown): JSONRPCErrorException => {
+      if (error instanceof CoreError) {
+        const { code, message, data } = toError(error);
+        return new JSONRPCErrorException(message, code, data);
+      }
+      if (error instanceof JSONRPCErrorException) return error;
+      deps.log(`internal error in ${name}: ${(error as Error)?.stack ?? error}`);
+      return new JSONRPCErrorException("Internal error", A2A_CODES.internal, family === "0.3" ? {} : []);
+    };
     for (const [name, method] of Object.entries(methods)) {
       server.addMethod(name, async (params, context) => {
         try {
           checkVersion(context.headers?.version ?? paramsServiceParameters(params).version, family);
-          const result = await method(params, context);
+          const activated = [...recognisedExtensions(context.headers?.extensions), ...activatedExtensions(params)];
+          if (deps.runtime?.requireExtensions) requireExtensions(name, activated);
+          const run = async () => {
+            try {
+              return await method(params, context);
+            } catch (error) {
+              throw rpcError(name, error);
+            }
+          };
+          const key = SEND_METHOD_NAMES[name] ? idempotencyKey(params) : undefined;
+          let result: unknown;
+          if (deps.idempotency && key !== undefined && activated.includes(IDEMPOTENCY_URI)) {
+            result = (await deps.idempotency.call(idempotentSend(name, family, key, params, run, context))).value;
+          } else result = await run();
           if (result instanceof StreamReply && context.notification) result.close();
           return result;
         } catch (error) {
-          if (error instanceof CoreError) {
-            const { code, message, data } = toError(error);
-            throw new JSONRPCErrorException(message, code, data);
-          }
-          if (error instanceof JSONRPCErrorException) throw error;
-          deps.log(`internal error in ${name}: ${(error as Error)?.stack ?? error}`);
-          throw new JSONRPCErrorException("Internal error", A2A_CODES.internal, family === "0.3" ? {} : []);
+          throw rpcError(name, error);
         }
       });
     }
+  };
+
+  /** One send under idempotency/v1: how its answer is kept, and given again (CONTRACT 9.1). */
+  const idempotentSend = (
+    name: string,
+    family: Family,
+    key: string,
+    params: unknown,
+    run: () => Promise<unknown>,
+    context: CallContext,
+  ): IdempotentCall<unknown> => {
+    if (!isUuid(key))
+      deps.log(`idempotency: messageId ${JSON.stringify(key)} is not a UUID; it is used as the key all the same`);
+    const replay = replays[name] as (typeof replays)[string];
+    return {
+      key,
+      hash: requestHash(name, family, params),
+      // The first answer goes out as the very text kept, so a replay is the same bytes.
+      run: async () => {
+        const result = await run();
+        if (result instanceof StreamReply) return result;
+        const text = valueJson(result);
+        return text.length > MAX_ANSWER_BYTES ? result : new JsonText(text);
+      },
+      keep: (result) => {
+        if (result instanceof StreamReply) return { kind: "stream", text: result.taskId };
+        if (result instanceof JsonText) return { kind: "result", text: result.text };
+        return { kind: "task", text: taskIdOf(result) };
+      },
+      errorOf: (error) => (error instanceof JSONRPCErrorException ? error : undefined),
+      replay: (answer) => {
+        // Said even when the kept answer is an error (thrown below).
+        context.replayed = true;
+        if (answer.kind === "result") return new JsonText(answer.text);
+        if (answer.kind === "task") return replay.task(answer.text, params);
+        if (answer.kind === "stream") return replay.stream(answer.text);
+        const error = JSON.parse(answer.text) as RpcError;
+        throw new JSONRPCErrorException(error.message, error.code, error.data);
+      },
+    };
   };
   add("0.3", v03Methods);
   add("1.0", v10Methods);

@@ -4,13 +4,15 @@ import { resolve } from "node:path";
 import { DEFAULT_PUSH_TIMEOUT_MS } from "../a2a/push/deliverer.js";
 import { PushService } from "../a2a/push/push-service.js";
 import { allowedHostOf, WebhookHosts } from "../a2a/push/webhook-hosts.js";
+import { AnswerCache, DEFAULT_TTL_SECONDS, MAX_ENTRIES } from "../a2a/answer-cache.js";
+import { Idempotency } from "../a2a/idempotency.js";
 import { A2aService } from "../a2a/service.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import { MemoryPushConfigs } from "../core/push-configs.js";
 import type { TaskStore } from "../core/store.js";
 import { MemoryStore } from "../store/memory.js";
 import { openStateStore } from "../store/open.js";
-import { createMethods } from "./methods.js";
+import { createMethods, type MethodDeps } from "./methods.js";
 
 export interface RuntimeOptions {
   workspace: string;
@@ -23,6 +25,10 @@ export interface RuntimeOptions {
   /** --allow-webhook-host: hosts push deliveries may go to besides loopback (CONTRACT 9.3). */
   allowWebhookHost?: string[];
   pushTimeoutMs?: number;
+  /** `--require-extensions` (CONTRACT 9.5). */
+  requireExtensions?: boolean;
+  /** `--idempotency-ttl-seconds` (CONTRACT 9.1). */
+  idempotencyTtlSeconds?: number;
 }
 
 export interface Runtime {
@@ -30,6 +36,8 @@ export interface Runtime {
   service: A2aService;
   methods: ReturnType<typeof createMethods>;
   push: PushService;
+  /** What every binding's method table is made from (stdio makes its own table from these). */
+  methodDeps: MethodDeps;
   /** Stops push deliveries (what is pending is dropped and counted) and lets go of the store (its last writes, its lock). */
   close(): void;
 }
@@ -47,17 +55,23 @@ export async function createRuntime(
     allowed.push(host.host);
   }
   let store: TaskStore = new MemoryStore();
+  let instanceId = options.instance;
   if (options.stateDir) {
     // The SQLite store is loaded only here, so commands without --state-dir start as fast as before.
-    const opened = await openStateStore(options.stateDir, { outputLimit, log });
+    const opened = await openStateStore(options.stateDir, {
+      outputLimit,
+      log,
+      ...(options.instance ? { instance: options.instance } : {}),
+    });
     if (!opened.ok) return { error: opened.message, exitCode: opened.exitCode };
     store = opened.store;
+    instanceId = opened.instanceId;
   }
   const dispatcher = new Dispatcher({
     workspace: resolve(options.workspace),
     maxConcurrent: options.maxConcurrent,
     outputLimitBytes: outputLimit,
-    ...(options.instance ? { instanceId: options.instance } : {}),
+    ...(instanceId ? { instanceId } : {}),
     store,
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
@@ -69,10 +83,27 @@ export async function createRuntime(
     log,
   });
   const service = new A2aService(dispatcher, push);
-  const methods = createMethods({ service, version: options.version, log });
+  const ttlSeconds = options.idempotencyTtlSeconds ?? DEFAULT_TTL_SECONDS;
+  const cache = new AnswerCache({
+    ttlMs: ttlSeconds * 1000,
+    ...(store.keptAnswers ? { rows: store.keptAnswers } : {}),
+    warn: log,
+  });
+  const methodDeps: MethodDeps = {
+    service,
+    version: options.version,
+    log,
+    runtime: {
+      requireExtensions: options.requireExtensions === true,
+      idempotencyTtlSeconds: ttlSeconds,
+      maxCacheEntries: MAX_ENTRIES,
+    },
+    idempotency: new Idempotency(cache),
+  };
+  const methods = createMethods(methodDeps);
   const close = () => {
     push.close();
     store.close?.();
   };
-  return { dispatcher, service, methods, push, close };
+  return { dispatcher, service, methods, methodDeps, push, close };
 }

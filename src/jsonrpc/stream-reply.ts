@@ -3,6 +3,12 @@
 // `tasks/event` notifications on stdio, SSE events on HTTP (CONTRACT 7.3, 8.4).
 import type { WireJson } from "../a2a/json-string.js";
 
+/** The number of a stream's first item, and of the last item pulled from its `rest`. */
+export interface EventNumbers {
+  first: number;
+  last: number;
+}
+
 export class StreamReply {
   constructor(
     /** The task the stream follows. */
@@ -13,6 +19,11 @@ export class StreamReply {
     readonly encode: (item: unknown, head: string, tail: string) => WireJson,
     /** The A2A version whose shapes the items have: two streams of one task in one shape repeat each other. */
     readonly family?: "0.3" | "1.0",
+    /**
+     * 1.0 streams: the event numbers (CONTRACT 9.4) of the first item and of the item `rest` gave last, which an
+     * SSE binding writes as `id:`.
+     */
+    readonly numbers?: EventNumbers,
   ) {}
 
   /** The reader is gone: stop following the task (it goes on). */

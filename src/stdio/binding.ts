@@ -4,7 +4,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { A2aService } from "../a2a/service.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
-import { createMethods } from "../jsonrpc/methods.js";
+import { createMethods, type MethodDeps } from "../jsonrpc/methods.js";
 import { StdioConnection } from "./connection.js";
 import { StdioTransport } from "./transport.js";
 
@@ -16,6 +16,8 @@ export interface BindingOptions {
   version: string;
   maxLineBytes?: number;
   log(line: string): void;
+  /** The runtime's method deps beyond the service (its extensions, CONTRACT 9); none in tests that need none. */
+  methodDeps?: Partial<MethodDeps>;
   /** The input ended (`why` undefined) or failed. */
   onClose(why: string | undefined): void;
 }
@@ -27,7 +29,7 @@ export interface StdioBinding {
 
 export function openStdioBinding(options: BindingOptions): StdioBinding {
   const { service, log } = options;
-  const server = createMethods({ service, version: options.version, log });
+  const server = createMethods({ ...options.methodDeps, service, version: options.version, log });
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let connection!: StdioConnection;
   const transport = new StdioTransport({

@@ -20,6 +20,8 @@ export interface ServeOptions {
   version: string;
   allowWebhookHost?: string[];
   pushTimeoutMs?: number;
+  requireExtensions?: boolean;
+  idempotencyTtlSeconds?: number;
 }
 
 // With the 1 s the binary allows for open handles after that, the bridge exits within the 5 s of CONTRACT 5.5.
@@ -44,6 +46,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     input: io.stdin,
     output: io.stdout,
     service,
+    methodDeps: runtime.methodDeps,
     version: options.version,
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
     log,

@@ -1,6 +1,7 @@
 // `--state-dir DIR`: the one call that opens DIR/state.db for a runtime (CONTRACT 5.5), or says in words why it
 // can't (the runtime then exits 2). SQLite is loaded here, only when a state dir is given, so other commands start
 // as fast as before.
+import { randomUUID } from "node:crypto";
 import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Database } from "better-sqlite3";
@@ -27,9 +28,13 @@ export interface StateStoreOptions {
   now?: () => Date;
   /** Tests hand in a stand-in for the leftover killer. */
   killLeftovers?: RecoverOptions["killLeftovers"];
+  /** `--instance`: must be the one the state dir keeps, if it keeps one (CONTRACT 9.2). */
+  instance?: string;
 }
 
-export type OpenedStore = { ok: true; store: TaskStore } | { ok: false; message: string; exitCode: 2 };
+export type OpenedStore =
+  | { ok: true; store: TaskStore; instanceId: string }
+  | { ok: false; message: string; exitCode: 2 };
 
 export async function openStateStore(dir: string, options: StateStoreOptions): Promise<OpenedStore> {
   const root = resolve(dir);
@@ -56,6 +61,7 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
   }
   try {
     prepareDatabase(db, root, path);
+    const instanceId = keptInstanceId(db, path, options.instance);
     const now = options.now?.() ?? new Date();
     const recovery = recoverState(db, path, {
       now,
@@ -81,7 +87,7 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
       if (killed.length > 0) parts.push(`leftover processes of ${killed.length} task(s) killed`);
       options.log(parts.join("; "));
     }
-    return { ok: true, store };
+    return { ok: true, store, instanceId };
   } catch (error) {
     db.close();
     if (error instanceof StateDirHeld || error instanceof StateDbError) return fail(error.message);
@@ -109,6 +115,22 @@ export function prepareDatabase(db: Database, root: string, path: string): void 
   // quiet a moment (src/store/sqlite.ts), and SQLite by itself only once the log has grown this large.
   db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
   db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+}
+
+/**
+ * The runtime's instance id, made at the state dir's first start and kept in it (CONTRACT 9.2); an `--instance`
+ * that differs from the kept one is refused.
+ */
+function keptInstanceId(db: Database, path: string, given: string | undefined): string {
+  const row = db.prepare("SELECT value FROM runtime WHERE key = 'instance_id'").get() as { value: string } | undefined;
+  if (row && given !== undefined && row.value !== given)
+    throw new StateDbError(
+      `--instance ${given} differs from the instance id ${row.value} that ${path} keeps; leave --instance out, or give another --state-dir`,
+    );
+  if (row) return row.value;
+  const made = given ?? randomUUID();
+  db.prepare("INSERT INTO runtime (key, value) VALUES ('instance_id', ?)").run(made);
+  return made;
 }
 
 /** A damaged file is refused before anything in it is used or changed. */

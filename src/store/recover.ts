@@ -62,6 +62,8 @@ export function recoverState(db: Database, path: string, options: RecoverOptions
   const update = db.prepare(
     "UPDATE tasks SET state = ?, updated_at = ?, ended_seq = ?, detail = ? WHERE id = ? AND ended_seq IS NULL",
   );
+  // The output a crash left is numbered too: the failing status comes after it (CONTRACT 9.4).
+  const lastChunk = db.prepare("SELECT max(seq) AS seq FROM chunks WHERE task = (SELECT n FROM tasks WHERE id = ?)");
   db.transaction(() => {
     let endedSeq = lastEndedSeq(db);
     const at = now.toISOString();
@@ -76,6 +78,8 @@ export function recoverState(db: Database, path: string, options: RecoverOptions
         statusText: outcome.text,
         endedAt: at,
         updatedAt: at,
+        seq: Math.max(record.seq, (lastChunk.get(record.id) as { seq: number | null }).seq ?? 0),
+        statusEvents: record.statusEvents + 1,
       });
       update.run(record.state, at, ++endedSeq, detailOf(record), record.id);
     }

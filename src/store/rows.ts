@@ -52,6 +52,9 @@ const DetailSchema = v.object({
   textLine: v.boolean(),
   extensions: v.array(v.string()),
   message: v.optional(MessageSchema),
+  // The task's event count when the row was written (CONTRACT 9.4); rows of older versions have none.
+  statusEvents: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
+  seq: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
   // How the containment guard finds the task's processes: what restart cleanup kills by (CONTRACT 5.5).
   guard: v.optional(
     v.variant("kind", [
@@ -106,9 +109,9 @@ export function recordOfRow(row: TaskRow, outputLimit: number, chunks: readonly 
   }
   const detail = check(DetailSchema, json);
   if (!detail.ok) return { ok: false, problem: `detail.${detail.problem}` };
-  const { workingDir, ...rest } = detail.value;
+  const { workingDir, statusEvents, seq: seqWritten, ...rest } = detail.value;
   const logs = { stdout: [] as OutputChunk[], stderr: [] as OutputChunk[] };
-  let seq = 0;
+  let seq = seqWritten ?? 0;
   for (const chunk of chunks) {
     logs[chunk.stream].push({ ...chunk, bytes: Buffer.byteLength(chunk.text) });
     seq = Math.max(seq, chunk.seq);
@@ -123,6 +126,7 @@ export function recordOfRow(row: TaskRow, outputLimit: number, chunks: readonly 
     stdout: OutputLog.restore(outputLimit / 2, logs.stdout, row.stdout_dropped),
     stderr: OutputLog.restore(outputLimit / 2, logs.stderr, row.stderr_dropped),
     seq,
+    statusEvents: statusEvents ?? 1,
     revision: 0,
   };
   if (row.pid !== null) record.pid = row.pid;
@@ -133,7 +137,8 @@ export function recordOfRow(row: TaskRow, outputLimit: number, chunks: readonly 
 
 /** The `detail` JSON of a record: what the columns and the chunks do not hold, and nothing live (a prompt). */
 export function detailOf(record: TaskRecord): string {
-  const { id, contextId, state, updatedAt, pid, prompt, ...detail } = viewOf(record, false);
+  const { id, contextId, state, updatedAt, pid, prompt, lastEvent, ...view } = viewOf(record, false);
+  const detail = { ...view, statusEvents: record.statusEvents, seq: record.seq };
   const withGuard = record.guard ? { ...detail, guard: record.guard } : detail;
   return JSON.stringify(withGuard satisfies Detail);
 }

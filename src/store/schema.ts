@@ -44,6 +44,15 @@ const MIGRATIONS: readonly string[] = [
      detail TEXT NOT NULL
    ) STRICT;
    CREATE UNIQUE INDEX push_configs_by_task ON push_configs (task, id);`,
+  // idempotency/v1's kept first answers (CONTRACT 9.1), oldest first by `n`.
+  `CREATE TABLE kept_answers (
+     n INTEGER PRIMARY KEY,
+     key TEXT NOT NULL UNIQUE,
+     hash TEXT NOT NULL,
+     at INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     text TEXT NOT NULL
+   ) STRICT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -67,6 +76,7 @@ const EXPECTED_COLUMNS: Record<string, readonly string[]> = {
   chunks: ["task", "stream", "seq", "text"],
   runtime: ["key", "value"],
   push_configs: ["n", "task", "id", "detail"],
+  kept_answers: ["n", "key", "hash", "at", "kind", "text"],
 };
 
 /** The database can't be used as it is; the message says why, in words for the person who started the runtime. */

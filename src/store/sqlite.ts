@@ -8,6 +8,7 @@ import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, type TaskStore } from "..
 import { isTerminal } from "../core/task.js";
 import type { TaskRecord } from "../core/task-record.js";
 import { describeDbError } from "./db-errors.js";
+import { SqliteKeptAnswers } from "./kept-answers.js";
 import { MemoryStore } from "./memory.js";
 import { PageQueries } from "./page-queries.js";
 import { SqlPushConfigs } from "./push-configs.js";
@@ -69,6 +70,7 @@ export class SqliteStore implements TaskStore {
   private readonly onClose: () => void;
   private readonly pages: PageQueries;
   readonly pushConfigs: SqlPushConfigs;
+  readonly keptAnswers: SqliteKeptAnswers;
   private readonly sql: Record<
     | "upsert"
     | "insertChunk"
@@ -96,6 +98,7 @@ export class SqliteStore implements TaskStore {
     for (const id of options.skipped ?? []) this.hidden.add(id);
     this.pages = new PageQueries(db);
     this.pushConfigs = new SqlPushConfigs(db, this.warn, () => !this.fallback && !this.closed);
+    this.keptAnswers = new SqliteKeptAnswers(db, this.warn);
     this.sql = {
       upsert: db.prepare(
         `INSERT INTO tasks (id, context_id, state, updated_at, ended_seq, pid, pid_start, stdout_dropped, stderr_dropped, bytes, detail)

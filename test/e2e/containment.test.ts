@@ -193,7 +193,7 @@ describe("containment through serve --stdio", { skip: !LINUX && "reads /proc", t
     assert.deepEqual(await survivorsAfter(pids, (GRACE_S + 3) * 1000), []);
   });
   it("killLeftovers after the bridge and its watchdog are lost together: runner and strays killed by identity", async () => {
-    const bridge = await bridgeOf("--instance", "leftovers-e2e");
+    const bridge = await bridgeOf("--instance", "6c0e2b4a-1f3d-4e5a-8b7c-9d0e1f2a3b4c");
     const running = await Promise.all((["setsid", "double-fork"] as const).map((stray) => startStray(bridge, stray)));
     assert.ok(running.every((r) => r.ready));
     killToolAndWatchdog(bridge.pid);
@@ -210,7 +210,7 @@ describe("containment through serve --stdio", { skip: !LINUX && "reads /proc", t
     } of running) {
       const record = {
         id: task.id,
-        instanceId: "leftovers-e2e",
+        instanceId: "6c0e2b4a-1f3d-4e5a-8b7c-9d0e1f2a3b4c",
         pid: runner,
         pidStart: procStat(runner as number)?.[19],
       };

@@ -42,7 +42,7 @@ const restText = (data: Wire) => data.artifactUpdate?.artifact.parts[0].text;
 
 describe("serve --http: shutdown", () => {
   it("SIGTERM with open streams on both bindings and a blocking send: final events, exit 0 within 5 s, no child left", async () => {
-    const instance = `http-shutdown-${randomUUID()}`;
+    const instance = randomUUID();
     const server = await serverOf(["--instance", instance]);
     const rest = await server.stream("/a2a/rest/message:stream", { method: "POST", body: hang() });
     const rpc10 = await server.stream("/a2a/jsonrpc", {
@@ -87,7 +87,7 @@ describe("serve --http: shutdown", () => {
   });
 
   it("SIGINT with a client that does not read its stream: still exit 0 within 5 s, no child left", async () => {
-    const instance = `http-sigint-${randomUUID()}`;
+    const instance = randomUUID();
     const server = await serverOf(["--instance", instance], { FIXTURE_BYTES: String(512 * 1024 * 1024) });
     const stream = await server.stream(
       "/a2a/rest/message:stream",

@@ -283,20 +283,21 @@ describe("serve --stdio: shutdown", () => {
 
 describe("serve --stdio: --instance", () => {
   it("reaches the runner as AIWG_A2A_INSTANCE_ID and appears in the card", async () => {
-    const bridge = await bridgeOf({ args: ["--instance", "my-id"] });
+    const instance = "0b9c3f7e-5d2a-4c1b-9e8f-7a6b5c4d3e2f";
+    const bridge = await bridgeOf({ args: ["--instance", instance] });
     const task = await bridge.call("message/send", envelopeParams("env", { text: "hello env" }));
     assert.equal(task.status.state, "completed");
     const env = JSON.parse(artifactText(task, "stdout"));
-    assert.equal(env.AIWG_A2A_INSTANCE_ID, "my-id");
+    assert.equal(env.AIWG_A2A_INSTANCE_ID, instance);
     assert.equal(env.AIWG_A2A_TASK_ID, task.id);
     assert.equal(env.AIWG_MISSION_ID, task.id);
     assert.equal(env.AIWG_A2A_ADAPTER, "sandbox-agent-runner");
     assert.equal(env.AIWG_A2A_ADAPTER_MODE, "plan");
     assert.equal(env.AIWG_A2A_MESSAGE, "hello env");
     assert.equal(env.PATH, process.env.PATH, "PATH is not changed");
-    assert.equal(task.metadata[ADAPTER_URI].instance_id, "my-id", "the task names the instance that ran it");
+    assert.equal(task.metadata[ADAPTER_URI].instance_id, instance, "the task names the instance that ran it");
     const card = await bridge.call("agent/getCard");
-    assert.ok(JSON.stringify(card).includes("my-id"), JSON.stringify(card));
+    assert.ok(JSON.stringify(card).includes(instance), JSON.stringify(card));
   });
 
   it("without --instance, each process gets its own UUID", async () => {

@@ -41,6 +41,8 @@ export class RpcBridge {
   readonly protocolProblems: string[] = [];
   /** Stdout lines seen so far (each counted once, whatever it was). */
   lineCount = 0;
+  /** The text of each single response to a line sent raw, by its id (to compare answers byte for byte). */
+  readonly rawText = new Map<string | number, string>();
   /** Line number (1-based) at which each response id arrived; for ordering checks. */
   readonly responseLine = new Map<string | number, number>();
   exitStatus: ExitStatus | undefined;
@@ -328,6 +330,8 @@ export class RpcBridge {
       }
       this.client.receive(message);
     } else {
+      if (!Array.isArray(message) && (typeof message.id === "string" || typeof message.id === "number"))
+        this.rawText.set(message.id, text);
       this.raw.push(message);
     }
   }

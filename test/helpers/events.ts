@@ -36,6 +36,7 @@ export function taskView(overrides: Partial<TaskView> = {}): TaskView {
     signal: null,
     textLine: false,
     extensions: [],
+    lastEvent: 1,
     ...overrides,
   };
 }

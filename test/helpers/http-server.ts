@@ -35,6 +35,8 @@ export interface RequestOptions {
 
 export interface SseEvent {
   event?: string;
+  /** The event's `id:` (CONTRACT 9.4). */
+  id?: string;
   data?: Wire;
   /** The raw text of the event's data lines. */
   raw: string;
@@ -138,6 +140,7 @@ function parseEvent(block: string): SseEvent {
     if (line.startsWith(":")) event.comment = line.slice(1).trim();
     else if (line.startsWith("data: ")) data.push(line.slice(6));
     else if (line.startsWith("event: ")) event.event = line.slice(7);
+    else if (line.startsWith("id: ")) event.id = line.slice(4);
     else if (line !== "") throw new Error(`not an SSE line: ${JSON.stringify(line)}`);
   }
   if (data.length > 0) {

@@ -43,6 +43,7 @@ export function taskRecord(id: string, state: TaskState, outputBytes = 0, limit 
     stdout,
     stderr: new OutputLog(limit),
     seq: outputBytes > 0 ? 1 : 0,
+    statusEvents: 1,
     revision: 0,
   };
 }

@@ -23,6 +23,7 @@ function ended(id: string, text: string): TaskRecord {
     stdout: new OutputLog(1024),
     stderr: new OutputLog(1024),
     seq: 0,
+    statusEvents: 1,
     revision: 0,
   };
 }

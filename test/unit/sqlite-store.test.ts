@@ -13,6 +13,7 @@ import type { TaskStore } from "../../src/core/store.js";
 import { TASK_STATES } from "../../src/core/task.js";
 import type { TaskRecord } from "../../src/core/task-record.js";
 import { DB_FILE, openStateStore, prepareDatabase } from "../../src/store/open.js";
+import { SCHEMA_VERSION } from "../../src/store/schema.js";
 import { SqliteStore } from "../../src/store/sqlite.js";
 import { appendOutput, editDb, openStore, taskRecord as record, refusal, tempDir } from "../helpers/state-dir.js";
 
@@ -72,7 +73,7 @@ describe("SQLite store: what it refuses to open (exit 2, nothing changed)", () =
     const before = fileHash(join(dir, DB_FILE));
     assert.match(
       await refusal(dir),
-      /written by a newer adapter-command \(schema version 99; this one reads up to \d+\)/,
+      new RegExp(`written by a newer adapter-command \\(schema version 99; this one reads up to ${SCHEMA_VERSION}\\)`),
     );
     assert.equal(fileHash(join(dir, DB_FILE)), before);
   });

@@ -19,6 +19,8 @@ export const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; messag
   extended_card_not_configured: { code: A2A_CODES.extendedCardNotConfigured },
   version_not_supported: { code: A2A_CODES.versionNotSupported },
   content_type_not_supported: { code: A2A_CODES.contentTypeNotSupported },
+  extension_support_required: { code: A2A_CODES.extensionSupportRequired },
+  idempotency_key_reused: { code: A2A_CODES.idempotencyKeyReused },
 };
 
 export function rpcErrorOf(error: CoreError): RpcError {

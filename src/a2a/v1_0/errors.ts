@@ -63,6 +63,19 @@ export const TABLE: Record<CoreErrorCode, Row> = {
     415,
     "INVALID_ARGUMENT",
   ),
+  extension_support_required: row(
+    A2A_CODES.extensionSupportRequired,
+    "EXTENSION_SUPPORT_REQUIRED",
+    400,
+    "FAILED_PRECONDITION",
+  ),
+  idempotency_key_reused: row(
+    A2A_CODES.idempotencyKeyReused,
+    "IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD",
+    422,
+    "INVALID_ARGUMENT",
+    OUR_DOMAIN,
+  ),
 };
 
 export type Detail =
@@ -84,6 +97,10 @@ function detailsOf(error: CoreError, entry: Row): Detail[] {
   if (data.task_id) metadata.taskId = data.task_id;
   if (data.state) metadata.state = STATE_NAMES[data.state as TaskState] ?? data.state;
   if (data.version) metadata.version = data.version;
+  if (data.missing_extensions) metadata.missing_extensions = data.missing_extensions;
+  if (data.message_id !== undefined) metadata.message_id = data.message_id;
+  if (data.original_request_hash) metadata.original_request_hash = data.original_request_hash;
+  if (data.submitted_request_hash) metadata.submitted_request_hash = data.submitted_request_hash;
   const details: Detail[] = [{ "@type": ERROR_INFO, reason: entry.reason, domain: entry.domain, metadata }];
   const violations = [
     ...(data.errors ?? []).map((e) => ({ field: e.path, description: e.message, reason: e.code })),
