@@ -2,13 +2,13 @@
 // route (with CORS for allowed origins), then on /a2a/ the bearer token and the body limit (CONTRACT 8.1).
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
 import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10 } from "../a2a/card.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { notFound, refusal } from "./answers.js";
 import { bearer } from "./auth.js";
+import { cardCaching } from "./card-cache.js";
 import { hostGuard, originGuards } from "./guards.js";
 import { jsonRpcHandler } from "./jsonrpc.js";
 import { restRoutes } from "./rest.js";
@@ -50,7 +50,8 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   app.use("*", hostGuard(options.allowedHosts), ...originGuards(options.allowOrigins));
 
-  app.get("/.well-known/agent-card.json", etag(), (c) => {
+  app.use("/.well-known/agent-card.json", ...cardCaching(new Date()));
+  app.get("/.well-known/agent-card.json", (c) => {
     // The Host passed hostGuard: it names this server, as the client reached it.
     const base = `http://${c.req.header("host")?.toLowerCase()}`;
     const card = agentCard10(options.version, options.instanceId, base);

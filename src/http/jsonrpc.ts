@@ -91,7 +91,8 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
     }
     if (nestingDepth(value, MAX_NESTING) > MAX_NESTING)
       return answer(c, invalid(isRecord(value) ? value.id : null, `nested deeper than ${MAX_NESTING} levels`));
-    const context: CallContext = { headers: params };
+    // The Host passed hostGuard: it names this server, as the client reached it (the extended card's URLs).
+    const context: CallContext = { headers: params, base: `http://${c.req.header("host")?.toLowerCase()}` };
     if (!Array.isArray(value)) {
       const response = await one(value, context, false);
       if (response === null) return c.body(null, 204);

@@ -46,9 +46,7 @@ export function restRoutes(options: RestOptions): Hono {
     echoExtensions(c, service);
     const response = await methods.receive(
       { jsonrpc: "2.0", id: 0, method, params: params as object },
-      {
-        headers: service,
-      },
+      { headers: service, base: `http://${c.req.header("host")?.toLowerCase()}` },
     );
     if (response?.error) {
       const error = restErrorOfRpc(response.error);
@@ -95,7 +93,7 @@ export function restRoutes(options: RestOptions): Hono {
   const push = () => refuse("push_not_supported", "push notifications are not supported");
   rest.all("/tasks/:id/pushNotificationConfigs", push);
   rest.all("/tasks/:id/pushNotificationConfigs/*", push);
-  rest.get("/extendedAgentCard", () => refuse("extended_card_not_configured", "no extended agent card is configured"));
+  rest.get("/extendedAgentCard", (c) => call(c, "GetExtendedAgentCard", {}));
 
   // `{id}`, `{id}:cancel` and `{id}:subscribe` are one path segment.
   rest.on(["GET", "POST"], "/tasks/:ref", async (c) => {

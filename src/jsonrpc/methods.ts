@@ -1,7 +1,7 @@
 // Both A2A method families on one json-rpc-2.0 server, in front of the one service: 0.3 names with 0.3 shapes and
 // 1.0 names with 1.0 shapes (CONTRACT 5.3, 7.1). Every JSON-RPC binding (stdio, HTTP) uses this table.
 import { JSONRPCErrorException, JSONRPCServer } from "json-rpc-2.0";
-import { agentCard03 } from "../a2a/card.js";
+import { agentCard03, agentCard10, extendedCard, type OperatorSetup, stdioCard10 } from "../a2a/card.js";
 import { getRequestOf } from "../a2a/decode.js";
 import type { ListRequest, SendRequest, TaskOptions } from "../a2a/requests.js";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
@@ -31,12 +31,16 @@ export interface CallContext {
   headers?: ServiceParams;
   /** A request without an id: nobody will read its answer, so a stream it opens is closed at once. */
   notification?: boolean;
+  /** The HTTP base address the request reached (http://host:port), for the card's URLs; none on stdio. */
+  base?: string;
 }
 
 export interface MethodDeps {
   service: A2aService;
   version: string;
   log(line: string): void;
+  /** What GetExtendedAgentCard adds to the card (CONTRACT 8.2); without it, the extended card is not configured. */
+  operator?: Omit<OperatorSetup, "containment">;
 }
 
 /** The methods that answer with a stream. */
@@ -102,15 +106,20 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     const map = (item: StreamItem) => (item.type === "task" ? undefined : streamItem03(item));
     return new StreamReply(task.id, v03.taskOf(task), rest(opened, map), itemJson03, "0.3");
   };
-  const stream10 = async (stream: Promise<TaskStream> | TaskStream) => {
+  const stream10 = async (stream: Promise<TaskStream> | TaskStream, subscription = false) => {
     const opened = await stream;
     const task = await firstTask(opened);
     const map = (item: StreamItem) => (item.type === "task" ? { task: v10.taskOf(item.task) } : streamItem10(item));
-    return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), itemJson10, "1.0");
+    return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), itemJson10, "1.0", subscription);
+  };
+  // The extended card: the public card plus the operator's setup, for an authenticated caller (CONTRACT 8.2).
+  const extended = <C extends Parameters<typeof extendedCard>[0]>(card: C): C => {
+    if (!deps.operator) throw new CoreError("extended_card_not_configured", "no extended agent card is configured");
+    return extendedCard(card, { ...deps.operator, containment: dispatcher.containmentKind });
   };
   const ended: StopRule = "ended";
   const endedOrInput: StopRule = "ended-or-input";
-  const unsupported = (code: "push_not_supported" | "extended_card_not_configured", text: string) => () => {
+  const unsupported = (code: "push_not_supported", text: string) => () => {
     throw new CoreError(code, text);
   };
   const push = unsupported("push_not_supported", "push notifications are not supported");
@@ -132,10 +141,8 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     "tasks/cancel": async (params) => v03.taskOf(await service.cancel(getRequestOf(params).id)),
     "tasks/resubscribe": (params) => stream03(service.subscribe(getRequestOf(params).id, ended, false)),
     "agent/getCard": () => agentCard03(deps.version, dispatcher.instanceId),
-    "agent/getAuthenticatedExtendedCard": unsupported(
-      "extended_card_not_configured",
-      "no extended agent card is configured",
-    ),
+    "agent/getAuthenticatedExtendedCard": (_params, context) =>
+      extended(agentCard03(deps.version, dispatcher.instanceId, context.base && `${context.base}/a2a/jsonrpc`)),
     "tasks/pushNotificationConfig/set": push,
     "tasks/pushNotificationConfig/get": push,
     "tasks/pushNotificationConfig/list": push,
@@ -158,8 +165,14 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     },
     ListTasks: (params) => listAnswer(service, listRequest10(params), v10.taskOf),
     CancelTask: async (params) => v10.taskOf(await service.cancel(getRequest10(params).id)),
-    SubscribeToTask: (params) => stream10(service.subscribe(getRequest10(params).id, endedOrInput, true)),
-    GetExtendedAgentCard: unsupported("extended_card_not_configured", "no extended agent card is configured"),
+    // Follows the task through its prompts and answers, to its end (A2A 1.0 §3.1.6, CONTRACT 7.3).
+    SubscribeToTask: (params) => stream10(service.subscribe(getRequest10(params).id, ended, true), true),
+    GetExtendedAgentCard: (_params, context) =>
+      extended(
+        context.base === undefined
+          ? stdioCard10(deps.version, dispatcher.instanceId)
+          : agentCard10(deps.version, dispatcher.instanceId, context.base),
+      ),
     CreateTaskPushNotificationConfig: push,
     GetTaskPushNotificationConfig: push,
     ListTaskPushNotificationConfigs: push,

@@ -1,9 +1,12 @@
 // What every `serve` binding stands on: the task store (--state-dir), the dispatcher, the one A2A service and the
 // JSON-RPC method table (CONTRACT 5.5, 7). The bindings add only their transport.
 import { resolve } from "node:path";
+import type { OperatorSetup } from "../a2a/card.js";
 import { A2aService } from "../a2a/service.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
+import { DEFAULT_SETTLE_MS } from "../core/prompt.js";
 import type { TaskStore } from "../core/store.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
 import { openStateStore } from "../store/open.js";
 import { createMethods } from "./methods.js";
 
@@ -14,6 +17,10 @@ export interface RuntimeOptions {
   stateDir?: string;
   settleMs?: number;
   maxOutputBytes?: number;
+  /** stdio: the longest request line. */
+  maxLineBytes?: number;
+  /** HTTP: the largest request body. */
+  maxBodyBytes?: number;
   version: string;
 }
 
@@ -21,6 +28,8 @@ export interface Runtime {
   dispatcher: Dispatcher;
   service: A2aService;
   methods: ReturnType<typeof createMethods>;
+  /** What the extended card tells an authenticated caller (CONTRACT 8.2). */
+  operator: Omit<OperatorSetup, "containment">;
   /** Lets go of the store (its last writes, its lock). */
   close(): void;
 }
@@ -48,6 +57,18 @@ export async function createRuntime(
     onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
   });
   const service = new A2aService(dispatcher);
-  const methods = createMethods({ service, version: options.version, log });
-  return { dispatcher, service, methods, close: () => store?.close?.() };
+  const http = options.maxBodyBytes !== undefined;
+  const operator = {
+    workspace: resolve(options.workspace),
+    limits: {
+      max_concurrent: options.maxConcurrent,
+      max_output_bytes: outputLimit,
+      settle_ms: options.settleMs ?? DEFAULT_SETTLE_MS,
+      max_line_bytes: http ? null : (options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES),
+      max_body_bytes: options.maxBodyBytes ?? null,
+    },
+    state_dir: options.stateDir !== undefined,
+  };
+  const methods = createMethods({ service, version: options.version, log, operator });
+  return { dispatcher, service, methods, operator, close: () => store?.close?.() };
 }

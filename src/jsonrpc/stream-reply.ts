@@ -13,6 +13,8 @@ export class StreamReply {
     readonly encode: (item: unknown, head: string, tail: string) => WireJson,
     /** The A2A version whose shapes the items have: two streams of one task in one shape repeat each other. */
     readonly family?: "0.3" | "1.0",
+    /** A SubscribeToTask stream: on stdio its notifications name the request (`params.subscription`, CONTRACT 7.3). */
+    readonly subscription = false,
   ) {}
 
   /** The reader is gone: stop following the task (it goes on). */

@@ -4,7 +4,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { A2aService } from "../a2a/service.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
-import { createMethods } from "../jsonrpc/methods.js";
+import { createMethods, type MethodDeps } from "../jsonrpc/methods.js";
 import { StdioConnection } from "./connection.js";
 import { StdioTransport } from "./transport.js";
 
@@ -15,6 +15,8 @@ export interface BindingOptions {
   /** The package's version, for the agent card. */
   version: string;
   maxLineBytes?: number;
+  /** What the extended card adds (CONTRACT 8.2); without it, GetExtendedAgentCard is not configured. */
+  operator?: MethodDeps["operator"];
   log(line: string): void;
   /** The input ended (`why` undefined) or failed. */
   onClose(why: string | undefined): void;
@@ -27,7 +29,12 @@ export interface StdioBinding {
 
 export function openStdioBinding(options: BindingOptions): StdioBinding {
   const { service, log } = options;
-  const server = createMethods({ service, version: options.version, log });
+  const server = createMethods({
+    service,
+    version: options.version,
+    log,
+    ...(options.operator ? { operator: options.operator } : {}),
+  });
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let connection!: StdioConnection;
   const transport = new StdioTransport({

@@ -34,6 +34,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     input: io.stdin,
     output: io.stdout,
     service,
+    operator: runtime.operator,
     version: options.version,
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
     log,

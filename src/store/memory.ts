@@ -65,7 +65,9 @@ export class MemoryStore implements TaskStore {
 
 /** What an ended task costs to keep: its kept output and its messages (the request and the status words). */
 export function keptBytes(record: TaskRecord): number {
-  const message = record.message ? Buffer.byteLength(JSON.stringify(record.message)) : 0;
+  const message =
+    (record.message ? Buffer.byteLength(JSON.stringify(record.message)) : 0) +
+    (record.answers ? Buffer.byteLength(JSON.stringify(record.answers)) : 0);
   const words = record.statusText ? Buffer.byteLength(record.statusText) : 0;
   return record.stdout.keptBytes + record.stderr.keptBytes + message + words;
 }

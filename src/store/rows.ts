@@ -52,6 +52,7 @@ const DetailSchema = v.object({
   textLine: v.boolean(),
   extensions: v.array(v.string()),
   message: v.optional(MessageSchema),
+  answers: v.optional(v.array(MessageSchema)),
   // How the containment guard finds the task's processes: what restart cleanup kills by (CONTRACT 5.5).
   guard: v.optional(
     v.variant("kind", [
