@@ -21,6 +21,8 @@ export interface RuntimeOptions {
   maxLineBytes?: number;
   /** HTTP: the largest request body. */
   maxBodyBytes?: number;
+  /** Which binding serves: its limit is the one the extended card names. */
+  binding?: "stdio" | "http";
   version: string;
 }
 
@@ -57,7 +59,7 @@ export async function createRuntime(
     onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
   });
   const service = new A2aService(dispatcher);
-  const http = options.maxBodyBytes !== undefined;
+  const http = options.binding === "http";
   const operator = {
     workspace: resolve(options.workspace),
     limits: {
@@ -65,7 +67,7 @@ export async function createRuntime(
       max_output_bytes: outputLimit,
       settle_ms: options.settleMs ?? DEFAULT_SETTLE_MS,
       max_line_bytes: http ? null : (options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES),
-      max_body_bytes: options.maxBodyBytes ?? null,
+      max_body_bytes: http ? (options.maxBodyBytes ?? null) : null,
     },
     state_dir: options.stateDir !== undefined,
   };

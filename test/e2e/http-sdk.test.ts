@@ -178,7 +178,7 @@ describe("the official @a2a-js/sdk clients against serve --http", () => {
           binding === "JSONRPC" ? -32011 : 422,
         );
         const taken = taskOf(await client.sendMessage(request("y", { answer }), withHitl));
-        assert.equal(taken.status?.state, TaskState.TASK_STATE_WORKING);
+        assert.equal(taken.status?.state, TaskState.TASK_STATE_COMPLETED, "a blocking answer waits for the end");
         const again = await refusal("y");
         assert.equal(again.message, "hitl_already_answered_or_unknown");
         assert.equal(
