@@ -9,13 +9,13 @@ export interface HistoryEntry {
   messageId: string;
 }
 
-/** The entries to write; none with `historyLength` 0, all when it is not given. */
+/** The entries to write; none with `historyLength` 0, all when it is not given (or not a count). */
 export function historyOf(task: TaskView, historyLength: number | undefined): HistoryEntry[] {
-  if (historyLength === 0) return [];
+  if (historyLength !== undefined && historyLength < 1) return historyLength === 0 ? [] : historyOf(task, undefined);
   const entries: HistoryEntry[] = [];
   if (task.message) entries.push({ message: task.message, messageId: task.message.messageId ?? `${task.id}-request` });
   (task.answers ?? []).forEach((answer, index) => {
     entries.push({ message: answer, messageId: answer.messageId ?? `${task.id}-answer-${index + 1}` });
   });
-  return historyLength === undefined ? entries : entries.slice(-historyLength);
+  return historyLength === undefined ? entries : entries.slice(-Math.floor(historyLength));
 }
