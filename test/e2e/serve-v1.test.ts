@@ -181,6 +181,18 @@ describe("serve --stdio: A2A 1.0 methods", () => {
     assert.deepEqual(task.history[0].parts, parts);
   });
 
+  it("a taskId that names no task is -32001; a message to an existing task that is not an answer is -32004 (A2A 1.0 §3.1.1, §3.4.2)", async () => {
+    const { task } = await v1("SendMessage", paramsV1(echoParams("first")), "Send Message Response");
+    const follow = paramsV1(echoParams("follow-up"));
+    const message = follow.message as Record<string, unknown>;
+    message.taskId = task.id;
+    const ended = assertErrorV1(await fails("SendMessage", follow), -32004, "UNSUPPORTED_OPERATION");
+    assert.deepEqual([ended.info.metadata.taskId, ended.info.metadata.state], [task.id, "TASK_STATE_COMPLETED"]);
+    message.taskId = "no-such-task";
+    assertErrorV1(await fails("SendMessage", follow), -32001, "TASK_NOT_FOUND");
+    assertErrorV1(await fails("SendStreamingMessage", follow), -32001, "TASK_NOT_FOUND");
+  });
+
   it("SendStreamingMessage on `interleave`: { task } first, then StreamResponses in order; it closes at COMPLETED", async () => {
     const response = await bridge.callRaw("SendStreamingMessage", paramsV1(envelopeParams("interleave")));
     assertStreamResponse(response.result, "the stream's first item");
