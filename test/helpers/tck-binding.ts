@@ -28,6 +28,7 @@ export interface TckBinding {
   send(params: unknown): Promise<Outcome>;
   get(id: string, historyLength?: number): Promise<Outcome>;
   cancel(id: string): Promise<Outcome>;
+  list(query: Record<string, string | number | boolean>): Promise<Outcome>;
   extendedCard(): Promise<Outcome>;
   /** SendStreamingMessage or SubscribeToTask: the SSE reader when the answer is a stream, else the error. */
   stream(method: "SendStreamingMessage" | "SubscribeToTask", params: unknown): Promise<SseReader | Outcome>;
@@ -63,6 +64,7 @@ export function jsonRpcBinding(server: HttpServer): TckBinding {
     send: (params) => call("SendMessage", params),
     get: (id, historyLength) => call("GetTask", historyLength === undefined ? { id } : { id, historyLength }),
     cancel: (id) => call("CancelTask", { id }),
+    list: (query) => call("ListTasks", query),
     extendedCard: () => call("GetExtendedAgentCard", {}),
     async stream(method, params) {
       ids += 1;
@@ -97,6 +99,10 @@ export function restBinding(server: HttpServer): TckBinding {
     get: (id, historyLength) =>
       answer(`/tasks/${encodeURIComponent(id)}${historyLength === undefined ? "" : `?historyLength=${historyLength}`}`),
     cancel: (id) => answer(`/tasks/${encodeURIComponent(id)}:cancel`, { method: "POST", body: {} }),
+    list: (query) =>
+      answer(
+        `/tasks?${new URLSearchParams(Object.entries(query).map(([key, value]): [string, string] => [key, String(value)]))}`,
+      ),
     extendedCard: () => answer("/extendedAgentCard"),
     async stream(method, params) {
       const path =

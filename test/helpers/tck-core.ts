@@ -166,6 +166,37 @@ export function tckCoreChecks(binding: () => TckBinding): void {
     assert.equal((await b.cancel("tck-nonexistent-cancel-003")).reason, "TASK_NOT_FOUND");
   });
 
+  it('CORE-LIST-001..005: ListTasks pages by cursor, newest status first, nextPageToken "" at the end, artifacts only when asked', async () => {
+    const b = binding();
+    const contextId = `tck-list-${b.name}-${process.pid}`;
+    const sent: Wire[] = [];
+    for (const text of ["one", "two", "three"]) sent.push((await b.send(send10(text, { contextId }))).result.task);
+    const first = await b.list({ contextId, pageSize: 2 });
+    assertA2a("List Tasks Response", first.result);
+    assert.equal(first.result.tasks.length, 2);
+    assert.notEqual(first.result.nextPageToken, "");
+    assert.equal(first.result.totalSize, 3);
+    const second = await b.list({ contextId, pageSize: 2, pageToken: first.result.nextPageToken });
+    assert.equal(second.result.nextPageToken, "", "CORE-LIST-004: the last page's token is empty");
+    const tasks = [...first.result.tasks, ...second.result.tasks];
+    assert.deepEqual(
+      tasks.map((task: Wire) => task.id),
+      sent.map((task) => task.id).reverse(),
+      "CORE-LIST-003: newest status first, each task once",
+    );
+    const stamps = tasks.map((task: Wire) => Date.parse(task.status.timestamp));
+    assert.deepEqual(
+      stamps,
+      [...stamps].sort((x, y) => y - x),
+    );
+    assert.ok(
+      tasks.every((task: Wire) => !("artifacts" in task)),
+      "CORE-LIST-005: no artifacts by default",
+    );
+    const full = await b.list({ contextId, pageSize: 100, includeArtifacts: true });
+    assert.ok(full.result.tasks.every((task: Wire) => Array.isArray(task.artifacts)));
+  });
+
   it("STREAM-SUB-001 / STREAM-SUB-002: SubscribeToTask starts with the Task and stays open through prompts and answers until the task ends", async () => {
     const b = binding();
     const { task, promptId } = await promptedTask(b, "ask-twice");
