@@ -44,6 +44,8 @@ describe("A2A TCK compatibility checks: JSON-RPC (serve --http, /a2a/jsonrpc)", 
     assert.equal(text.body.error.code, -32005);
     const version = await server.rpc("SendMessage", send10("v"), { "A2A-Version": "99.0" });
     assert.equal(version.error.code, -32009);
+    const patch = await server.rpc("SendMessage", send10("v"), { "A2A-Version": "1.0.1" });
+    assert.ok(patch.result, "VER-CLIENT-002: a patch number does not change the version");
     const empty = await server.rpc("SendMessage", send10("v"), { "A2A-Version": "" });
     assert.ok(empty.result, "VER-SERVER-003: an empty A2A-Version is no error (the method name decides)");
   });

@@ -228,7 +228,7 @@ export function tckCoreChecks(binding: () => TckBinding): void {
     assert.equal(missing.code, b.name === "jsonrpc" ? -32001 : 404);
   });
 
-  it("STREAM-ORDER-001: a stream's states never go back, each event is a StreamResponse, the last is terminal", async () => {
+  it("STREAM-ORDER-001 / CORE-STREAM-001 / CORE-STREAM-003: the Task first, states never go back, each event a StreamResponse, the last terminal", async () => {
     const b = binding();
     const reader = await b.stream(
       "SendStreamingMessage",
@@ -236,6 +236,7 @@ export function tckCoreChecks(binding: () => TckBinding): void {
     );
     assert.match(String((reader as { headers: Wire }).headers["content-type"]), /^text\/event-stream/);
     const events = await items(b, reader);
+    assert.ok("task" in events[0], "CORE-STREAM-003: the stream begins with the Task");
     const order: Record<string, number> = {
       TASK_STATE_SUBMITTED: 0,
       TASK_STATE_WORKING: 1,
