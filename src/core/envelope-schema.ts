@@ -188,7 +188,7 @@ export const MessageSchema = v.looseObject({
     v.array(PartSchema),
     about(
       "Parts",
-      "Required. Text, file and data parts; without an envelope at least one text part (the echo prints it). At most 1000 with an envelope.",
+      "Required. Text, file and data parts; without an envelope, text/plain text parts only, at least one (the echo prints them). At most 1000 with an envelope.",
       [[{ kind: "text", text: "Run the bounded plan adapter." }]],
     ),
   ),
