@@ -90,10 +90,7 @@ function messageFile(generated: JsonSchema): JsonSchema {
   return {
     ...generated,
     properties: { ...(generated.properties as Record<string, JsonSchema>), ...misplaced },
-    ...conditional(
-      { not: holdsEnvelope },
-      { type: "object", properties: { parts: ECHO_PARTS } },
-    ),
+    ...conditional({ not: holdsEnvelope }, { type: "object", properties: { parts: ECHO_PARTS } }),
   };
 }
 
