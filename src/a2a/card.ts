@@ -86,6 +86,7 @@ export function agentCard03(
     protocolVersion: "0.3.0",
     preferredTransport: "JSONRPC",
     capabilities: { streaming: true, pushNotifications: true, extensions: extensions(instanceId, runtime) },
+    supportsAuthenticatedExtendedCard: true,
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
     skills: SKILLS,
@@ -107,7 +108,7 @@ export function agentCard10(version: string, instanceId: string, base: string, r
     capabilities: {
       streaming: true,
       pushNotifications: true,
-      extendedAgentCard: false,
+      extendedAgentCard: true,
       extensions: extensions(instanceId, runtime),
     },
     securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
@@ -118,5 +119,52 @@ export function agentCard10(version: string, instanceId: string, base: string, r
     url: jsonrpc,
     preferredTransport: "JSONRPC",
     protocolVersion: "0.3.0",
+  };
+}
+
+/** What the operator set up, which only an authenticated caller sees (CONTRACT 8.2: the extended card). */
+export interface OperatorSetup {
+  /** The workspace directory, resolved. */
+  workspace: string;
+  limits: {
+    max_concurrent: number;
+    max_output_bytes: number;
+    settle_ms: number;
+    /** The stdio bridge's line limit; null over HTTP. */
+    max_line_bytes: number | null;
+    /** The HTTP body limit; null on stdio. */
+    max_body_bytes: number | null;
+  };
+  /** Whether tasks are kept in a --state-dir. */
+  state_dir: boolean;
+  /** The containment guard in use (CONTRACT 3.2). */
+  containment: string;
+}
+
+type Card = { capabilities: { extensions: Array<{ uri: string; params: Record<string, unknown> }> } };
+
+/** The extended card: `card` with the operator's setup in the ADAPTER extension's params. */
+export function extendedCard<C extends Card>(card: C, setup: OperatorSetup): C {
+  const extensions = card.capabilities.extensions.map((extension) =>
+    extension.uri === ADAPTER_URI ? { ...extension, params: { ...extension.params, ...setup } } : extension,
+  );
+  return { ...card, capabilities: { ...card.capabilities, extensions } };
+}
+
+/** The 1.0 card of the stdio bridge: its one JSON-RPC interface in both versions, and no HTTP security scheme. */
+export function stdioCard10(version: string, instanceId: string, runtime = DEFAULT_RUNTIME_CARD) {
+  const url = `stdio://adapter-command/${instanceId}`;
+  const {
+    securitySchemes: _schemes,
+    securityRequirements: _requirements,
+    ...card
+  } = agentCard10(version, instanceId, "", runtime);
+  return {
+    ...card,
+    supportedInterfaces: [
+      { url, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
+    ],
+    url,
   };
 }

@@ -22,9 +22,9 @@ export class A2aService {
   /** SendMessage / message/send: a new task, or an answer to a prompt (CONTRACT section 4). */
   async send(request: SendRequest): Promise<TaskView> {
     const push = await this.pushIn(request);
+    // A blocking send, an answer's included, waits for an ended or interrupted state (A2A 1.0 §3.2.2).
     const answered = await this.answerIn(request);
-    if (answered) return this.withPush(answered, push);
-    const task = this.submit(request, push);
+    const task = answered ? this.withPush(answered, push) : this.submit(request, push);
     if (request.returnImmediately) return task;
     return this.dispatcher.until(task.id, (t) => stopsAt("ended-or-input", t));
   }
@@ -107,21 +107,16 @@ export class A2aService {
         taskId: typeof message.taskId === "string" ? message.taskId : undefined,
         contextId: typeof message.contextId === "string" ? message.contextId : undefined,
         response: (message.metadata as Record<string, unknown>).hitl_response_for,
+        message,
       });
     }
     if (typeof message.taskId === "string") {
+      // A task that does not exist: TaskNotFound (A2A 1.0 §3.4.2); one that does takes answers only (CONTRACT 7.1).
+      const task = this.dispatcher.get(message.taskId, false);
       throw new CoreError(
-        "invalid_params",
-        "Invalid params: a message for an existing task must answer its prompt (metadata.hitl_response_for)",
-        {
-          errors: [
-            {
-              path: "/message/metadata/hitl_response_for",
-              code: "missing_field",
-              message: 'missing required field "hitl_response_for"',
-            },
-          ],
-        },
+        "unsupported_operation",
+        `task ${task.id} (${task.state}) takes further messages only as answers to its prompt (metadata.hitl_response_for)`,
+        { task_id: task.id, state: task.state },
       );
     }
     return undefined;

@@ -1,6 +1,8 @@
 // The message that carries an answer (CONTRACT section 4): a user message with parts, else invalid params, before
 // any of the ordered answer checks. Each protocol family spells the role its own way: "user" in A2A 0.3,
 // "ROLE_USER" in 1.0, so the caller says which value it accepts.
+import * as v from "valibot";
+import { type Message, MessageSchema, PartSchema } from "./envelope-schema.js";
 import { CoreError, type CoreErrorData } from "./errors.js";
 import { isRecord } from "./json-value.js";
 import { shown } from "./problems.js";
@@ -64,4 +66,26 @@ export function checkAnswerMessage(message: unknown, userRole: string): void {
   if (!first) return;
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
   throw new CoreError("invalid_params", `Invalid params: ${first.message} at ${first.path}${more}`, { errors });
+}
+
+/** Answers a task's history keeps; past this, the oldest answers give way (the request stays first). */
+export const MAX_ANSWERS_KEPT = 100;
+
+/**
+ * The answer as the task's history keeps it (CONTRACT section 4): the message as sent when it is a well-formed user
+ * message, else its answer text as one text part, so that what is stored always reads back (src/store/rows.ts).
+ */
+export function historyMessageOf(message: unknown, text: string): Message {
+  const sent = isRecord(message) ? message : {};
+  const parts = Array.isArray(sent.parts) ? sent.parts.filter((part) => v.is(PartSchema, part)) : [];
+  const kept: Record<string, unknown> = {
+    role: "user",
+    parts: parts.length > 0 ? parts : [{ kind: "text", text }],
+  };
+  if (typeof sent.messageId === "string") kept.messageId = sent.messageId;
+  if (isRecord(sent.metadata)) kept.metadata = sent.metadata;
+  if (Array.isArray(sent.extensions) && sent.extensions.every((uri) => typeof uri === "string"))
+    kept.extensions = sent.extensions;
+  const parsed = v.safeParse(MessageSchema, kept);
+  return parsed.success ? parsed.output : { role: "user", parts: [{ kind: "text", text }] };
 }

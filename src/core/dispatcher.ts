@@ -1,6 +1,7 @@
 // The front door of the core: admission, the queue and each task's lifecycle, behind start/answer/cancel/get/list.
 import { randomUUID } from "node:crypto";
 import { MemoryStore } from "../store/memory.js";
+import { historyMessageOf, MAX_ANSWERS_KEPT } from "./answer-message.js";
 import { type Containment, sharedContainment } from "./containment/containment.js";
 import type { GuardKind } from "./containment/guard.js";
 import type { Analysis, Message } from "./envelope.js";
@@ -55,6 +56,8 @@ export interface AnswerInput {
   taskId: string | undefined;
   contextId: string | undefined;
   response: unknown;
+  /** The message that carries the answer, in the core's shape: kept in the task's history. */
+  message?: unknown;
 }
 
 export const DEFAULT_OUTPUT_LIMIT = 8 * 1024 * 1024;
@@ -221,10 +224,14 @@ export class Dispatcher {
     const verdict = judgeAnswer(input.response, input.contextId, target, this.now());
     if (!verdict.ok) throw refusalOf(verdict, input.taskId);
     const live = run as TaskRun;
+    const answers = live.record.answers ?? [];
+    // Kept before the claim, whose state change stores the record with it.
+    live.record.answers = [...answers, historyMessageOf(input.message, verdict.text)].slice(-MAX_ANSWERS_KEPT);
     const { prompt, revision } = live.claimPrompt();
     try {
       await (live.command as NonNullable<TaskRun["command"]>).write(`${verdict.text}\n`);
     } catch {
+      live.record.answers = answers;
       live.reopen(prompt, revision);
       throw new CoreError("hitl_unknown", "hitl_already_answered_or_unknown", {
         prompt_id: prompt.id,

@@ -178,14 +178,17 @@ const DataPartSchema = v.looseObject({
   metadata: partMetadata,
 });
 
+/** One part of a message, of any of the three kinds. */
+export const PartSchema = v.variant("kind", [TextPartSchema, FilePartSchema, DataPartSchema]);
+
 export const MessageSchema = v.looseObject({
   kind: v.optional(v.pipe(v.literal("message"), about("Kind", "Always message.", ["message"], { default: "message" }))),
   role: v.pipe(v.literal("user"), about("Role", "Required. Always user: a request to the agent.", ["user"])),
   parts: v.pipe(
-    v.array(v.variant("kind", [TextPartSchema, FilePartSchema, DataPartSchema])),
+    v.array(PartSchema),
     about(
       "Parts",
-      "Required. Text, file and data parts; without an envelope at least one text part (the echo prints it). At most 1000 with an envelope.",
+      "Required. Text, file and data parts; without an envelope, text/plain text parts only, at least one (the echo prints them). At most 1000 with an envelope.",
       [[{ kind: "text", text: "Run the bounded plan adapter." }]],
     ),
   ),

@@ -169,15 +169,39 @@ function moreUnknownFields(raw: unknown, path: string, reported: Problem[]): Pro
 
 function echo(message: Message | undefined, raw: unknown, path: string, errors: Problem[]): Analysis {
   const parts = isRecord(raw) && Array.isArray(raw.parts) ? raw.parts : undefined;
-  if (parts && !parts.some((p) => isRecord(p) && p.kind === "text" && typeof p.text === "string")) {
+  if (parts && parts.length === 0) {
     errors.push({
       path: `${path}${pointer("parts")}`,
       code: "echo_without_text",
-      message: `expected at least one text part for the echo dispatch, found ${parts.length === 0 ? "no parts" : "none"}`,
+      message: "expected at least one text part for the echo dispatch, found no parts",
     });
   }
+  // The card's only input mode is text/plain: any other part is refused, with its pointer (CONTRACT 3.4).
+  parts?.forEach((part, index) => {
+    const found = unsupportedPart(part);
+    if (found)
+      errors.push({
+        path: `${path}${pointer("parts")}/${index}`,
+        code: "content_type_not_supported",
+        message: `expected a text/plain part (the only input mode), found ${found}`,
+      });
+  });
   if (errors.length > 0 || !message) return invalid(errors, "echo");
   return { valid: true, dispatch: "echo", message };
+}
+
+/** What a part that the echo does not take is, in words; undefined for a text/plain part (or a malformed one, which the schema reports). */
+function unsupportedPart(part: unknown): string | undefined {
+  if (!isRecord(part) || typeof part.kind !== "string") return undefined;
+  if (part.kind !== "text") {
+    const file = isRecord(part.file) ? part.file : {};
+    const type = typeof file.mimeType === "string" ? ` (${file.mimeType})` : "";
+    return `a ${part.kind} part${type}`;
+  }
+  const mediaType = part.mediaType;
+  if (mediaType === undefined) return undefined;
+  const type = typeof mediaType === "string" ? (mediaType.split(";", 1)[0] ?? "").trim().toLowerCase() : "";
+  return type === "text/plain" ? undefined : `a text part of media type ${JSON.stringify(mediaType)}`;
 }
 
 /** The text parts of a message joined by newlines (AIWG_A2A_MESSAGE, and the echo's output). */

@@ -72,5 +72,13 @@ export function rejected(errors: Array<{ path: string; code: string; message: st
   const what = dispatch === "echo" ? "message" : "adapter-command/v1";
   const summary = first ? `${first.message}${first.path ? ` at ${first.path}` : ""}` : "invalid input";
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
-  return new CoreError("envelope_rejected", `${what} rejected: ${summary}${more}`, { errors });
+  // Only parts of a media type we do not take: ContentTypeNotSupported, not invalid params (CONTRACT 3.4).
+  const code = errors.length > 0 && errors.every((e) => e.code === "content_type_not_supported");
+  return new CoreError(
+    code ? "content_type_not_supported" : "envelope_rejected",
+    `${what} rejected: ${summary}${more}`,
+    {
+      errors,
+    },
+  );
 }

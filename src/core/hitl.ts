@@ -172,7 +172,8 @@ export function judgeAnswer(
   if (!target) return { ok: false, code: "task_not_found", ...ids };
   const refuse = (reason: HitlReason): AnswerVerdict => ({ ok: false, code: "hitl_unknown", reason, ...ids });
   if (!target.liveBinding) return refuse("no_live_binding");
-  if (contextId !== target.contextId) return refuse("context_mismatch");
+  // No contextId: the task's, inferred (A2A 1.0 §3.4.3); only a different one is refused.
+  if (contextId !== undefined && contextId !== target.contextId) return refuse("context_mismatch");
   const prompt = target.openPrompt;
   if (!prompt || prompt.id !== shape.value.prompt_id) return refuse("unknown_or_answered");
   if (now >= Date.parse(prompt.deadline)) return refuse("deadline_passed");

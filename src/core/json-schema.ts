@@ -58,11 +58,18 @@ export function envelopeJsonSchema(): Record<string, unknown> {
 }
 
 const ENVELOPE_FIELDS = Object.keys(EnvelopeSchema.entries);
+/** A text/plain text part: the only part the echo takes (CONTRACT 3.4; mediaType compared without case). */
 const TEXT_PART: JsonSchema = {
   type: "object",
   required: ["kind", "text"],
-  properties: { kind: { const: "text" }, text: { type: "string" } },
+  properties: {
+    kind: { const: "text" },
+    text: { type: "string" },
+    mediaType: { type: "string", pattern: "^[ \\t]*[Tt][Ee][Xx][Tt]/[Pp][Ll][Aa][Ii][Nn][ \\t]*(;.*)?$" },
+  },
 };
+/** The echo's parts: at least one, each a text/plain text part. */
+const ECHO_PARTS: JsonSchema = { type: "array", minItems: 1, items: TEXT_PART };
 /** An object whose metadata holds the envelope. */
 const holdsEnvelope: JsonSchema = {
   type: "object",
@@ -78,15 +85,12 @@ function conditional(condition: JsonSchema, then: JsonSchema, otherwise?: JsonSc
 /** Top-level envelope fields beside `message` or `parts` are refused (envelope_misplaced). */
 const misplaced = Object.fromEntries(ENVELOPE_FIELDS.map((field) => [field, false]));
 
-/** Shape B, a bare message: without an envelope, at least one text part for the echo. */
+/** Shape B, a bare message: without an envelope, text/plain text parts only, at least one, for the echo. */
 function messageFile(generated: JsonSchema): JsonSchema {
   return {
     ...generated,
     properties: { ...(generated.properties as Record<string, JsonSchema>), ...misplaced },
-    ...conditional(
-      { not: holdsEnvelope },
-      { type: "object", properties: { parts: { type: "array", contains: TEXT_PART } } },
-    ),
+    ...conditional({ not: holdsEnvelope }, { type: "object", properties: { parts: ECHO_PARTS } }),
   };
 }
 
@@ -100,7 +104,7 @@ function sendParamsFile(generated: JsonSchema): JsonSchema {
       { not: { anyOf: [holdsEnvelope, inMessage] } },
       {
         type: "object",
-        properties: { message: { type: "object", properties: { parts: { type: "array", contains: TEXT_PART } } } },
+        properties: { message: { type: "object", properties: { parts: ECHO_PARTS } } },
       },
     ),
   };

@@ -33,6 +33,8 @@ export interface TaskRecord {
   prompt?: OpenPrompt | undefined;
   extensions: string[];
   message?: Message;
+  /** Answers to its prompts, in the order they were accepted: the task's history after `message` (CONTRACT 4). */
+  answers?: Message[];
   messageText: string;
   stdout: OutputLog;
   stderr: OutputLog;
@@ -80,6 +82,7 @@ type Shared =
   | "textLine"
   | "extensions"
   | "message"
+  | "answers"
   | "pid";
 
 export type TaskView = Pick<TaskRecord, Shared> & {
@@ -116,6 +119,7 @@ export function viewOf(record: TaskRecord, withOutput = true): TaskView {
   if (record.timeoutSeconds !== undefined) view.timeoutSeconds = record.timeoutSeconds;
   if (record.prompt) view.prompt = { ...record.prompt, allowedResponders: [...record.prompt.allowedResponders] };
   if (record.message !== undefined) view.message = record.message;
+  if (record.answers !== undefined && record.answers.length > 0) view.answers = [...record.answers];
   if (record.pid !== undefined) view.pid = record.pid;
   if (withOutput) view.output = { stdout: streamView(record.stdout), stderr: streamView(record.stderr) };
   return view;

@@ -1,13 +1,13 @@
 // The routes of `serve --http` (CONTRACT 8.2) and the checks in front of them, in order: Host and Origin on every
 // route (with CORS for allowed origins), then on /a2a/ the bearer token and the request gate (CONTRACT 8.1).
 import { type Context, Hono } from "hono";
-import { etag } from "hono/etag";
 import { HTTPException } from "hono/http-exception";
 import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10, type RuntimeCard } from "../a2a/card.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { notFound, refusal } from "./answers.js";
 import { bearer } from "./auth.js";
+import { cardCaching } from "./card-cache.js";
 import { hostGuard, originGuards } from "./guards.js";
 import { jsonRpcHandler } from "./jsonrpc.js";
 import { gateBodies } from "./request-gate.js";
@@ -39,7 +39,8 @@ export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   app.use("*", hostGuard(options.allowedHosts), ...originGuards(options.allowOrigins));
 
-  app.get("/.well-known/agent-card.json", etag(), (c) => {
+  app.use("/.well-known/agent-card.json", ...cardCaching(new Date()));
+  app.get("/.well-known/agent-card.json", (c) => {
     // The Host passed hostGuard: it names this server, as the client reached it.
     const base = `http://${c.req.header("host")?.toLowerCase()}`;
     const card = agentCard10(options.version, options.instanceId, base, options.runtime);

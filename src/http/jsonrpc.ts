@@ -76,7 +76,8 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
     const verdict = gated(c);
     if (!verdict.ok) return answer(c, refusalResponse(verdict.refusal));
     const { value, refused } = verdict;
-    const context: CallContext = { headers: params };
+    // The Host passed hostGuard: it names this server, as the client reached it (the extended card's URLs).
+    const context: CallContext = { headers: params, base: `http://${c.req.header("host")?.toLowerCase()}` };
     if (!Array.isArray(value)) {
       const response = await one(value, context, false, refused);
       markReplayed(c, context);

@@ -45,7 +45,7 @@ export function restRoutes(options: RestOptions): Hono {
   const call = async (c: Context, method: string, params: unknown): Promise<Response> => {
     const service = serviceParamsOf(c);
     echoExtensions(c, service);
-    const context: CallContext = { headers: service };
+    const context: CallContext = { headers: service, base: `http://${c.req.header("host")?.toLowerCase()}` };
     const response = await methods.receive({ jsonrpc: "2.0", id: 0, method, params: params as object }, context);
     markReplayed(c, context);
     if (response?.error) {
@@ -98,7 +98,7 @@ export function restRoutes(options: RestOptions): Hono {
   rest.delete("/tasks/:id/pushNotificationConfigs/:configId", (c) =>
     call(c, "DeleteTaskPushNotificationConfig", { taskId: c.req.param("id"), id: c.req.param("configId") }),
   );
-  rest.get("/extendedAgentCard", () => refuse("extended_card_not_configured", "no extended agent card is configured"));
+  rest.get("/extendedAgentCard", (c) => call(c, "GetExtendedAgentCard", {}));
 
   // `{id}`, `{id}:cancel` and `{id}:subscribe` are one path segment.
   rest.on(["GET", "POST"], "/tasks/:ref", async (c) => {

@@ -53,7 +53,7 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     log(problem);
     return EXIT.usage;
   }
-  const runtime = await createRuntime(options, log);
+  const runtime = await createRuntime({ ...options, binding: "http" }, log);
   if ("error" in runtime) {
     log(runtime.error);
     return runtime.exitCode;

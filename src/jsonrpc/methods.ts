@@ -2,7 +2,15 @@
 // 1.0 names with 1.0 shapes (CONTRACT 5.3, 7.1). Every JSON-RPC binding (stdio, HTTP) uses this table.
 import { JSONRPCErrorException, JSONRPCServer } from "json-rpc-2.0";
 import { MAX_ANSWER_BYTES } from "../a2a/answer-cache.js";
-import { agentCard03, DEFAULT_RUNTIME_CARD, type RuntimeCard } from "../a2a/card.js";
+import {
+  agentCard03,
+  agentCard10,
+  DEFAULT_RUNTIME_CARD,
+  extendedCard,
+  type OperatorSetup,
+  type RuntimeCard,
+  stdioCard10,
+} from "../a2a/card.js";
 import { getRequestOf } from "../a2a/decode.js";
 import type { Idempotency, IdempotentCall } from "../a2a/idempotency.js";
 import { idempotencyKey, isUuid, requestHash, SEND_METHOD_NAMES } from "../a2a/idempotency-hash.js";
@@ -30,8 +38,8 @@ import { isRecord } from "../core/json-value.js";
 import type { TaskView } from "../core/task-record.js";
 import { IDEMPOTENCY_URI, RUNTIME_URI } from "../core/uris.js";
 import { EndedTaskTexts } from "./ended-task-texts.js";
-import { pushMethods03, pushMethods10 } from "./push-methods.js";
 import { JsonText, valueJson } from "./json-text.js";
+import { pushMethods03, pushMethods10 } from "./push-methods.js";
 import { StreamReply } from "./stream-reply.js";
 
 /** Per request: what the binding knows beyond the params (HTTP headers; none on stdio). */
@@ -41,6 +49,8 @@ export interface CallContext {
   notification?: boolean;
   /** Set by the method: the answer is a kept first answer, replayed (HTTP: `Idempotent-Replayed: true`, 9.1). */
   replayed?: boolean;
+  /** The HTTP base address the request reached (http://host:port), for the card's URLs; none on stdio. */
+  base?: string;
 }
 
 export interface MethodDeps {
@@ -51,6 +61,8 @@ export interface MethodDeps {
   runtime?: RuntimeCard;
   /** Kept first answers of sends that activate idempotency/v1 (CONTRACT 9.1). */
   idempotency?: Idempotency;
+  /** What GetExtendedAgentCard adds to the card (CONTRACT 8.2); without it, the extended card is not configured. */
+  operator?: Omit<OperatorSetup, "containment">;
 }
 
 /** The methods that answer with a stream. */
@@ -141,7 +153,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     const map = (item: StreamItem) => (item.type === "task" ? undefined : streamItem03(item));
     return new StreamReply(task.id, v03.taskOf(task), rest(opened, map), itemJson03, "0.3");
   };
-  const stream10 = async (stream: Promise<TaskStream> | TaskStream) => {
+  const stream10 = async (stream: Promise<TaskStream> | TaskStream, subscription = false) => {
     const opened = await stream;
     const task = await firstTask(opened);
     const numbers = { first: task.lastEvent, last: task.lastEvent };
@@ -149,13 +161,24 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
       numbers.last = eventNumberOf(item);
       return item.type === "task" ? { task: v10.taskOf(item.task) } : streamItem10(item);
     };
-    return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), itemJson10, "1.0", numbers);
+    return new StreamReply(
+      task.id,
+      { task: v10.taskOf(task) },
+      rest(opened, map),
+      itemJson10,
+      "1.0",
+      numbers,
+      subscription,
+    );
+  };
+  // The extended card: the public card plus the operator's setup, for an authenticated caller (CONTRACT 8.2).
+  const extended = <C extends Parameters<typeof extendedCard>[0]>(card: C): C => {
+    if (!deps.operator) throw new CoreError("extended_card_not_configured", "no extended agent card is configured");
+    return extendedCard(card, { ...deps.operator, containment: dispatcher.containmentKind });
   };
   const ended: StopRule = "ended";
   const endedOrInput: StopRule = "ended-or-input";
-  const unsupported = (code: "push_not_supported" | "extended_card_not_configured", text: string) => () => {
-    throw new CoreError(code, text);
-  };
+  const runtimeCard = deps.runtime ?? DEFAULT_RUNTIME_CARD;
 
   const v03Methods: Record<string, Method> = {
     "message/send": async (params, context) => {
@@ -173,12 +196,11 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     "tasks/list": (params) => listAnswer(service, listRequest03(params), v03.taskOf),
     "tasks/cancel": async (params) => v03.taskOf(await service.cancel(getRequestOf(params).id)),
     "tasks/resubscribe": (params) => stream03(service.subscribe(getRequestOf(params).id, ended, false)),
-    "agent/getCard": () =>
-      agentCard03(deps.version, dispatcher.instanceId, undefined, deps.runtime ?? DEFAULT_RUNTIME_CARD),
-    "agent/getAuthenticatedExtendedCard": unsupported(
-      "extended_card_not_configured",
-      "no extended agent card is configured",
-    ),
+    "agent/getCard": () => agentCard03(deps.version, dispatcher.instanceId, undefined, runtimeCard),
+    "agent/getAuthenticatedExtendedCard": (_params, context) =>
+      extended(
+        agentCard03(deps.version, dispatcher.instanceId, context.base && `${context.base}/a2a/jsonrpc`, runtimeCard),
+      ),
     ...pushMethods03(service),
   };
 
@@ -198,8 +220,14 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     },
     ListTasks: (params) => listAnswer(service, listRequest10(params), v10.taskOf),
     CancelTask: async (params) => v10.taskOf(await service.cancel(getRequest10(params).id)),
-    SubscribeToTask: (params) => stream10(service.subscribe(getRequest10(params).id, endedOrInput, true)),
-    GetExtendedAgentCard: unsupported("extended_card_not_configured", "no extended agent card is configured"),
+    // Follows the task through its prompts and answers, to its end (A2A 1.0 §3.1.6, CONTRACT 7.3).
+    SubscribeToTask: (params) => stream10(service.subscribe(getRequest10(params).id, ended, true), true),
+    GetExtendedAgentCard: (_params, context) =>
+      extended(
+        context.base === undefined
+          ? stdioCard10(deps.version, dispatcher.instanceId, runtimeCard)
+          : agentCard10(deps.version, dispatcher.instanceId, context.base, runtimeCard),
+      ),
     ...pushMethods10(service),
   };
 

@@ -1,15 +1,18 @@
 // What every `serve` binding stands on: the task store (--state-dir), the dispatcher, the one A2A service and the
 // JSON-RPC method table (CONTRACT 5.5, 7). The bindings add only their transport.
 import { resolve } from "node:path";
+import { AnswerCache, DEFAULT_TTL_SECONDS, MAX_ENTRIES } from "../a2a/answer-cache.js";
+import type { OperatorSetup } from "../a2a/card.js";
+import { Idempotency } from "../a2a/idempotency.js";
 import { DEFAULT_PUSH_TIMEOUT_MS } from "../a2a/push/deliverer.js";
 import { PushService } from "../a2a/push/push-service.js";
 import { allowedHostOf, WebhookHosts } from "../a2a/push/webhook-hosts.js";
-import { AnswerCache, DEFAULT_TTL_SECONDS, MAX_ENTRIES } from "../a2a/answer-cache.js";
-import { Idempotency } from "../a2a/idempotency.js";
 import { A2aService } from "../a2a/service.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
+import { DEFAULT_SETTLE_MS } from "../core/prompt.js";
 import { MemoryPushConfigs } from "../core/push-configs.js";
 import type { TaskStore } from "../core/store.js";
+import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
 import { MemoryStore } from "../store/memory.js";
 import { openStateStore } from "../store/open.js";
 import { createMethods, type MethodDeps } from "./methods.js";
@@ -21,6 +24,12 @@ export interface RuntimeOptions {
   stateDir?: string;
   settleMs?: number;
   maxOutputBytes?: number;
+  /** stdio: the longest request line. */
+  maxLineBytes?: number;
+  /** HTTP: the largest request body. */
+  maxBodyBytes?: number;
+  /** Which binding serves: its limit is the one the extended card names. */
+  binding?: "stdio" | "http";
   version: string;
   /** --allow-webhook-host: hosts push deliveries may go to besides loopback (CONTRACT 9.3). */
   allowWebhookHost?: string[];
@@ -38,6 +47,8 @@ export interface Runtime {
   push: PushService;
   /** What every binding's method table is made from (stdio makes its own table from these). */
   methodDeps: MethodDeps;
+  /** What the extended card tells an authenticated caller (CONTRACT 8.2). */
+  operator: Omit<OperatorSetup, "containment">;
   /** Stops push deliveries (what is pending is dropped and counted) and lets go of the store (its last writes, its lock). */
   close(): void;
 }
@@ -89,10 +100,23 @@ export async function createRuntime(
     ...(store.keptAnswers ? { rows: store.keptAnswers } : {}),
     warn: log,
   });
+  const http = options.binding === "http";
+  const operator = {
+    workspace: resolve(options.workspace),
+    limits: {
+      max_concurrent: options.maxConcurrent,
+      max_output_bytes: outputLimit,
+      settle_ms: options.settleMs ?? DEFAULT_SETTLE_MS,
+      max_line_bytes: http ? null : (options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES),
+      max_body_bytes: http ? (options.maxBodyBytes ?? null) : null,
+    },
+    state_dir: options.stateDir !== undefined,
+  };
   const methodDeps: MethodDeps = {
     service,
     version: options.version,
     log,
+    operator,
     runtime: {
       requireExtensions: options.requireExtensions === true,
       idempotencyTtlSeconds: ttlSeconds,
@@ -105,5 +129,5 @@ export async function createRuntime(
     push.close();
     store.close?.();
   };
-  return { dispatcher, service, methods, methodDeps, push, close };
+  return { dispatcher, service, methods, methodDeps, operator, push, close };
 }

@@ -24,6 +24,8 @@ export class StreamReply {
      * SSE binding writes as `id:`.
      */
     readonly numbers?: EventNumbers,
+    /** A SubscribeToTask stream: on stdio its notifications name the request (`params.subscription`, CONTRACT 7.3). */
+    readonly subscription = false,
   ) {}
 
   /** The reader is gone: stop following the task (it goes on). */

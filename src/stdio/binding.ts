@@ -15,6 +15,8 @@ export interface BindingOptions {
   /** The package's version, for the agent card. */
   version: string;
   maxLineBytes?: number;
+  /** What the extended card adds (CONTRACT 8.2); without it, GetExtendedAgentCard is not configured. */
+  operator?: MethodDeps["operator"];
   log(line: string): void;
   /** The runtime's method deps beyond the service (its extensions, CONTRACT 9); none in tests that need none. */
   methodDeps?: Partial<MethodDeps>;

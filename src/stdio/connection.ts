@@ -117,10 +117,14 @@ export class StdioConnection {
     if (!(reply instanceof StreamReply)) return;
     // One client follows a task once in each shape: a second stream of the same task and family would only repeat
     // each event. A stream in the other family's shapes is followed too: its reader waits for its own closing event.
-    if ([...this.streams].some((open) => open.taskId === reply.taskId && open.family === reply.family)) {
+    // A subscription's notifications carry its request's id, so they never just repeat another stream's.
+    const repeats = (open: StreamReply) =>
+      !open.subscription && open.taskId === reply.taskId && open.family === reply.family;
+    if (!reply.subscription && [...this.streams].some(repeats)) {
       reply.close();
       return;
     }
+    const line = reply.subscription ? subscriptionLine(reply, response.id) : plainLine(reply);
     this.streams.add(reply);
     void (async () => {
       try {
@@ -128,7 +132,7 @@ export class StdioConnection {
           if (this.sink.isFull) await this.sink.drained();
           const step = await reply.rest.next();
           if (step.done) break;
-          this.sink.sendAll([reply.encode(step.value, NOTIFICATION_HEAD, "}\n")]);
+          this.sink.sendAll([line(step.value)]);
         }
       } catch (error) {
         this.options.log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
@@ -147,4 +151,16 @@ export class StdioConnection {
       return JSON.stringify(errorResponse(response.id, A2A_CODES.internal, "Internal error"));
     }
   }
+}
+
+const plainLine = (reply: StreamReply) => (item: unknown) => reply.encode(item, NOTIFICATION_HEAD, "}\n");
+
+/** `{"subscription":<id>,` goes where the item's JSON opens its object: the item's fields follow it in `params`. */
+function subscriptionLine(reply: StreamReply, id: JSONRPCResponse["id"]) {
+  const head = `${NOTIFICATION_HEAD}{"subscription":${JSON.stringify(id)},`;
+  return (item: unknown): OutLine => {
+    const json = reply.encode(item, "", "");
+    if (typeof json === "string") return `${head}${json.slice(1)}}\n`;
+    return Buffer.concat([Buffer.from(head), json.subarray(1), Buffer.from("}\n")]);
+  };
 }

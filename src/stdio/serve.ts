@@ -29,7 +29,7 @@ const SHUTDOWN_LIMIT_MS = 3500;
 
 export async function serveStdio(options: ServeOptions, io: Io): Promise<number> {
   const log = (line: string) => io.stderr.write(`adapter-command serve: ${line}\n`);
-  const runtime = await createRuntime(options, log);
+  const runtime = await createRuntime({ ...options, binding: "stdio" }, log);
   if ("error" in runtime) {
     log(runtime.error);
     return runtime.exitCode;

@@ -70,7 +70,7 @@ export class MemoryStore implements TaskStore {
 /** What an ended task costs to keep: its kept output and its messages (the request and the status words). */
 export function keptBytes(record: TaskRecord): number {
   // Counted without recursion: a message is caller JSON (the request gate bounds its depth, this does not rely on it).
-  const message = record.message ? jsonBytes(record.message) : 0;
+  const message = (record.message ? jsonBytes(record.message) : 0) + (record.answers ? jsonBytes(record.answers) : 0);
   const words = record.statusText ? Buffer.byteLength(record.statusText) : 0;
   return record.stdout.keptBytes + record.stderr.keptBytes + message + words;
 }

@@ -55,6 +55,7 @@ const DetailSchema = v.object({
   // The task's event count when the row was written (CONTRACT 9.4); rows of older versions have none.
   statusEvents: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
   seq: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
+  answers: v.optional(v.array(MessageSchema)),
   // How the containment guard finds the task's processes: what restart cleanup kills by (CONTRACT 5.5).
   guard: v.optional(
     v.variant("kind", [

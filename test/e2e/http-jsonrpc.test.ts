@@ -74,7 +74,8 @@ describe("serve --http: JSON-RPC", () => {
     assert.equal(rejected.error.data[0].domain, "agentic-sandbox.aiwg.io");
     assert.ok(rejected.error.data[1].fieldViolations.length > 0);
     assert.equal((await server.rpc("CreateTaskPushNotificationConfig", {})).error.code, -32602);
-    assert.equal((await server.rpc("GetExtendedAgentCard", {})).error.code, -32007);
+    const extended = await server.call("GetExtendedAgentCard", {});
+    assert.equal(extended.capabilities.extendedAgentCard, true);
     const old = await server.rpc("tasks/get", { id: "no-such-task" });
     assert.equal(old.error.code, -32001);
     assert.equal(old.error.data.task_id, "no-such-task");

@@ -160,7 +160,8 @@ describe("serve --http: HTTP+JSON", () => {
     assertStatus(await server.fetch(`${configs}/c1`), 404, "NOT_FOUND");
     assert.equal((await server.fetch(`${configs}/c1`, { method: "DELETE" })).status, 200);
     const card = await server.fetch("/a2a/rest/extendedAgentCard");
-    assert.equal(assertStatus(card, 400, "FAILED_PRECONDITION").reason, "EXTENDED_AGENT_CARD_NOT_CONFIGURED");
+    assert.equal(card.status, 200, card.text);
+    assert.equal(card.body.capabilities.extendedAgentCard, true);
   });
 
   it("bad requests: a rejected envelope (400 with field violations), a body that is not JSON, a wrong version", async () => {

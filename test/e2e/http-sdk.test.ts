@@ -157,6 +157,40 @@ describe("the official @a2a-js/sdk clients against serve --http", () => {
         assert.equal(stateOf(rest.at(-1)), TaskState.TASK_STATE_CANCELED);
       });
 
+      it("getAgentCard fetches the extended card; resubscribeTask follows a prompt and its answer (sent without contextId) to the end", async () => {
+        const card = await client.getAgentCard();
+        assert.equal(card.capabilities?.extendedAgentCard, true);
+        const adapter = card.capabilities?.extensions.find((extension) => extension.uri === ADAPTER_URI);
+        assert.equal(typeof adapter?.params?.workspace, "string", "the operator's setup (CONTRACT 8.2)");
+        const asked = taskOf(await client.sendMessage(request("ask", { fixture: "ask", textLine: true }), withHitl));
+        assert.equal(asked.status?.state, TaskState.TASK_STATE_INPUT_REQUIRED);
+        const stream = client.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: asked.id }));
+        const first = await stream.next();
+        assert.equal(first.value?.payload?.$case, "task");
+        const promptId = asked.status?.message?.metadata?.[HITL_URI].prompt_id as string;
+        // A2A 1.0 §3.4.3: with only a taskId, the task's context is taken.
+        const answer = SendMessageRequest.fromJSON({
+          message: {
+            messageId: `sdk-answer-${promptId}`,
+            role: "ROLE_USER",
+            taskId: asked.id,
+            parts: [{ text: "y" }],
+            metadata: { hitl_response_for: { prompt_id: promptId, payload: { text: "y" } } },
+          },
+        });
+        const done = taskOf(await client.sendMessage(answer, withHitl));
+        assert.equal(done.status?.state, TaskState.TASK_STATE_COMPLETED, "a blocking answer waits for the end");
+        assert.deepEqual(
+          done.history.map((message) => message.parts[0]?.content),
+          [
+            { $case: "text", value: "ask" },
+            { $case: "text", value: "y" },
+          ],
+        );
+        const rest = await collect(stream);
+        assert.equal(stateOf(rest.at(-1)), TaskState.TASK_STATE_COMPLETED, "the subscription saw the end");
+      });
+
       it("a hitl round trip: the prompt, an invalid answer refused, the answer, a second answer refused", async () => {
         const asked = taskOf(await client.sendMessage(request("ask", { fixture: "ask", textLine: true }), withHitl));
         assert.equal(asked.status?.state, TaskState.TASK_STATE_INPUT_REQUIRED);
@@ -178,7 +212,7 @@ describe("the official @a2a-js/sdk clients against serve --http", () => {
           binding === "JSONRPC" ? -32011 : 422,
         );
         const taken = taskOf(await client.sendMessage(request("y", { answer }), withHitl));
-        assert.equal(taken.status?.state, TaskState.TASK_STATE_WORKING);
+        assert.equal(taken.status?.state, TaskState.TASK_STATE_COMPLETED, "a blocking answer waits for the end");
         const again = await refusal("y");
         assert.equal(again.message, "hitl_already_answered_or_unknown");
         assert.equal(

@@ -56,10 +56,10 @@ describe("serve --stdio: hitl-prompt/v1", () => {
     assert.equal(promptOf(still).prompt_id, promptId);
   }
 
-  /** Answers "y", which the answer delivers (the task is working again); returns the task once it has ended. */
+  /** Answers "y"; a blocking answer returns once the task has ended (CONTRACT 4); returns the task as it ended. */
   async function answerYes(task: Wire, promptId: string): Promise<Wire> {
     const ok = await suite().call("message/send", answerParams(task, promptId, { text: "y" }));
-    assert.equal(ok.status.state, "working");
+    assert.equal(ok.status.state, "completed");
     return suite().waitTask(task.id, ended);
   }
 
@@ -88,7 +88,7 @@ describe("serve --stdio: hitl-prompt/v1", () => {
 
     const answered = await suite().call("message/send", answerParams(task, envelope.prompt_id, { text: "y" }));
     assert.equal(answered.id, task.id);
-    assert.equal(answered.status.state, "working");
+    assert.equal(answered.status.state, "completed", "a blocking answer waits for the task's end");
     const done = await suite().waitTask(task.id, ended);
     assert.equal(done.status.state, "completed");
     assert.ok(artifactText(done, "stdout").includes("answer: y"), artifactText(done, "stdout"));
@@ -131,7 +131,7 @@ describe("serve --stdio: hitl-prompt/v1", () => {
   it("a second answer to the same prompt is -32010 unknown_or_answered; the next prompt gets a new id", async () => {
     const { task, promptId } = await prompted("ask-twice");
     const first = await suite().call("message/send", answerParams(task, promptId, { text: "a" }));
-    assert.equal(first.status.state, "working");
+    assert.equal(first.status.state, "input-required", "a blocking answer waits for the next prompt");
     const second = await suite().callError("message/send", answerParams(task, promptId, { text: "again" }));
     assertHitlError(second, -32010, promptId, "unknown_or_answered");
     const next = await suite().waitTask(task.id, (t) => t.status.state === "input-required" || ended(t));
@@ -161,7 +161,10 @@ describe("serve --stdio: hitl-prompt/v1", () => {
     const refused = responses.filter((r) => r.error);
     assert.equal(accepted.length, 1, JSON.stringify(responses));
     assert.equal(refused.length, 1);
-    assert.equal(accepted[0].result.status.state, "working");
+    assert.ok(
+      ["completed", "failed"].includes(accepted[0].result.status.state),
+      "the blocking answer waits for the end",
+    );
     assertHitlError(refused[0].error, -32010, promptId, "unknown_or_answered");
     const done = await suite().waitTask(task.id, ended);
     const winner = accepted[0].id === "race-1" ? "y" : "n";
@@ -181,7 +184,7 @@ describe("serve --stdio: hitl-prompt/v1", () => {
     assert.equal(promptOf(still).prompt_id, promptId);
     assert.equal(
       (await suite().call("message/send", answerParams(task, promptId, { text: "y" }))).status.state,
-      "working",
+      "completed",
     );
     assert.equal((await suite().waitTask(task.id, ended)).status.state, "completed");
   });

@@ -73,7 +73,12 @@ describe("serve --stdio: hitl-prompt/v1 with the A2A 1.0 methods", () => {
 
     const answered = await send(answerV1(task, envelope.prompt_id, { text: "y" }));
     assert.equal(answered.id, task.id);
-    assert.equal(answered.status.state, "TASK_STATE_WORKING");
+    assert.equal(answered.status.state, "TASK_STATE_COMPLETED", "a blocking answer waits for the end");
+    assert.deepEqual(
+      answered.history.map((message: Wire) => message.parts[0].text),
+      [task.history[0].parts[0].text, "y"],
+      "the answer is kept in the history, after the request",
+    );
     const done = await untilEnded(task.id);
     assert.equal(done.status.state, "TASK_STATE_COMPLETED");
     assert.match(artifactText(done, "stdout"), /answer: y\n$/);
@@ -165,15 +170,21 @@ describe("serve --stdio: hitl-prompt/v1 with the A2A 1.0 methods", () => {
     assert.deepEqual(suite().queuedEvents(taskId), [], "nothing follows a closed stream");
   });
 
-  it("SubscribeToTask of a task at a prompt: the task with its prompt, and the stream is already over", async () => {
+  it("SubscribeToTask of a task at a prompt: the task with its prompt, then its answer and the rest, to its end", async () => {
     const task = await send(paramsV1(textLineParams("ask")));
-    const first = await suite().call("SubscribeToTask", { id: task.id });
+    const subscribed = await suite().callRaw("SubscribeToTask", { id: task.id });
+    const first = subscribed.result;
     assertStreamResponse(first);
     assert.equal(first.task.status.state, "TASK_STATE_INPUT_REQUIRED");
     assert.equal(promptIdOf(first.task), promptIdOf(task));
     await send(answerV1(task, promptIdOf(task), { text: "y" }));
-    await untilEnded(task.id);
-    assert.deepEqual(suite().queuedEvents(task.id), [], "a stream over at INPUT_REQUIRED sends nothing more");
+    const events = await suite().eventsUntil(task.id, (event) => ENDED_V1.includes(event.statusUpdate?.status?.state));
+    assert.ok(
+      events.every((event) => event.subscription === subscribed.id),
+      "each names its subscription",
+    );
+    assert.equal(events.at(-1)?.statusUpdate.status.state, "TASK_STATE_COMPLETED");
+    assert.deepEqual(suite().queuedEvents(task.id), [], "nothing after the end");
   });
 
   it("0.3 message/stream of the same command does not close at input-required (CONTRACT 7.3)", async () => {

@@ -151,7 +151,7 @@ describe("serve --stdio driven by @a2a-js/sdk (1.0 JSON-RPC)", () => {
       },
     });
     const working: Wire = await c.sendMessage(answer);
-    assert.equal(working.status.state, TaskState.TASK_STATE_WORKING);
+    assert.equal(working.status.state, TaskState.TASK_STATE_COMPLETED, "a blocking answer waits for the end");
     let done: Wire = working;
     while (![TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED].includes(done.status.state)) {
       await new Promise((resolve) => setTimeout(resolve, 25));

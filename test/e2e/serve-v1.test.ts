@@ -10,7 +10,7 @@ import { echoParams, envelopeParams } from "../helpers/envelopes.js";
 import { allTasks } from "../helpers/list-pages.js";
 import { killGroup } from "../helpers/processes.js";
 import { A2A_DOMAIN, assertErrorV1, OUR_DOMAIN } from "../helpers/v1-errors.js";
-import { closesV1, messageV1, paramsV1, withService } from "../helpers/v1-requests.js";
+import { closesV1, ENDED_V1, messageV1, paramsV1, withService } from "../helpers/v1-requests.js";
 import { artifactText, eventText, type RpcError, type TaskEvent, type Wire } from "../helpers/wire.js";
 
 const interleaveOut = Array.from({ length: 200 }, (_, i) => `out ${i + 1}\n`).join("");
@@ -41,9 +41,16 @@ describe("serve --stdio: A2A 1.0 methods", () => {
   const fails = (method: string, params?: unknown): Promise<RpcError> => bridge.callError(method, params);
 
   /** The stream's notifications up to the one that closes it, each checked as a StreamResponse. */
-  async function streamOf(taskId: string): Promise<TaskEvent[]> {
-    const events = await bridge.eventsUntil(taskId, closesV1);
-    for (const [index, event] of events.entries()) assertStreamResponse(event, `stream item ${index + 1}`);
+  async function streamOf(taskId: string, subscription?: unknown): Promise<TaskEvent[]> {
+    const ends = (event: TaskEvent) =>
+      subscription === undefined ? closesV1(event) : ENDED_V1.includes(event?.statusUpdate?.status?.state);
+    const events = await bridge.eventsUntil(taskId, ends);
+    for (const [index, event] of events.entries()) {
+      // A SubscribeToTask stream's notifications name its request (CONTRACT 7.3); the rest is a StreamResponse.
+      const { subscription: named, ...item } = event;
+      assert.equal(named, subscription, `stream item ${index + 1} names its subscription`);
+      assertStreamResponse(item, `stream item ${index + 1}`);
+    }
     return events;
   }
 
@@ -150,24 +157,40 @@ describe("serve --stdio: A2A 1.0 methods", () => {
     assert.equal((await allTasks(bridge, {}, "ListTasks")).length, before, "no task was created");
   });
 
-  it("a 1.0 message without a text part (echo) is -32602; a part of each kind is read", async () => {
+  it("echo: a part that is not text/plain is -32005 at its pointer, no part -32602; with an envelope a part of each kind is read", async () => {
     const error = await fails("SendMessage", {
-      message: { messageId: "m-data", role: "ROLE_USER", parts: [{ data: { a: 1 } }] },
+      message: { messageId: "m-data", role: "ROLE_USER", parts: [{ text: "x" }, { data: { a: 1 } }] },
     });
-    assertErrorV1(error, -32602, "ADAPTER_COMMAND_REJECTED", OUR_DOMAIN);
+    const { violations } = assertErrorV1(error, -32005, "CONTENT_TYPE_NOT_SUPPORTED", A2A_DOMAIN);
+    assert.equal(violations?.[0]?.field, "/message/parts/1");
+    const none = await fails("SendMessage", { message: { messageId: "m-none", role: "ROLE_USER", parts: [] } });
+    assert.equal(none.code, -32602);
     const parts = [
       { text: "first" },
       { data: { a: 1 } },
       { url: "https://example.com/a.txt", mediaType: "text/plain", filename: "a.txt" },
       { raw: "aGk=", filename: "b.bin" },
     ];
+    const params = paramsV1(envelopeParams("ok"));
     const { task } = await v1(
       "SendMessage",
-      { message: { messageId: "m-parts", role: "ROLE_USER", parts } },
+      { ...params, message: { ...(params.message as object), messageId: "m-parts", parts } },
       "Send Message Response",
     );
-    assert.equal(artifactText(task, "stdout"), "first\n");
+    assert.equal(artifactText(task, "stdout"), "ok\n");
     assert.deepEqual(task.history[0].parts, parts);
+  });
+
+  it("a taskId that names no task is -32001; a message to an existing task that is not an answer is -32004 (A2A 1.0 §3.1.1, §3.4.2)", async () => {
+    const { task } = await v1("SendMessage", paramsV1(echoParams("first")), "Send Message Response");
+    const follow = paramsV1(echoParams("follow-up"));
+    const message = follow.message as Record<string, unknown>;
+    message.taskId = task.id;
+    const ended = assertErrorV1(await fails("SendMessage", follow), -32004, "UNSUPPORTED_OPERATION");
+    assert.deepEqual([ended.info.metadata.taskId, ended.info.metadata.state], [task.id, "TASK_STATE_COMPLETED"]);
+    message.taskId = "no-such-task";
+    assertErrorV1(await fails("SendMessage", follow), -32001, "TASK_NOT_FOUND");
+    assertErrorV1(await fails("SendStreamingMessage", follow), -32001, "TASK_NOT_FOUND");
   });
 
   it("SendStreamingMessage on `interleave`: { task } first, then StreamResponses in order; it closes at COMPLETED", async () => {
@@ -215,12 +238,13 @@ describe("serve --stdio: A2A 1.0 methods", () => {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     groups.push(Number(/pid (\d+)/.exec(artifactText(running, "stdout"))?.[1]));
-    const first = await v1("SubscribeToTask", { id }, "Stream Response");
+    const subscribed = await bridge.callRaw("SubscribeToTask", { id });
+    const first = subscribed.result;
     assertStreamResponse(first);
     assert.equal(first.task.status.state, "TASK_STATE_WORKING");
     assert.match(artifactText(first.task, "stdout"), /pid \d+/);
     await v1("CancelTask", { id }, "Task");
-    const events = await streamOf(id);
+    const events = await streamOf(id, subscribed.id);
     assert.equal(events.at(-1)?.statusUpdate.status.state, "TASK_STATE_CANCELED");
     const ended = await fails("SubscribeToTask", { id });
     const { info } = assertErrorV1(ended, -32004, "UNSUPPORTED_OPERATION");
@@ -228,8 +252,12 @@ describe("serve --stdio: A2A 1.0 methods", () => {
     assertErrorV1(await fails("SubscribeToTask", { id: "no-such-task" }), -32001, "TASK_NOT_FOUND");
   });
 
-  it("GetExtendedAgentCard is -32007; the push config methods name an unknown task, in 1.0 and in 0.3 shapes", async () => {
-    assertErrorV1(await fails("GetExtendedAgentCard", {}), -32007, "EXTENDED_AGENT_CARD_NOT_CONFIGURED");
+  it("GetExtendedAgentCard serves the extended card; the push config methods name an unknown task, in 1.0 and in 0.3 shapes", async () => {
+    const extended = await bridge.call("GetExtendedAgentCard", {});
+    assert.equal(extended.capabilities.extendedAgentCard, true);
+    const params = extended.capabilities.extensions.find((e: Wire) => e.uri === ADAPTER_URI).params;
+    assert.equal(params.limits.max_body_bytes, null, "stdio has no body limit");
+    assert.equal(params.limits.max_line_bytes, 1048576);
     for (const method of [
       "CreateTaskPushNotificationConfig",
       "GetTaskPushNotificationConfig",
@@ -248,9 +276,9 @@ describe("serve --stdio: A2A 1.0 methods", () => {
       assert.equal(error.code, -32001, `${method}: ${JSON.stringify(error)}`);
       assert.ok(error.data !== null && typeof error.data === "object" && !Array.isArray(error.data), "0.3 data");
     }
-    const card = await fails("agent/getAuthenticatedExtendedCard");
-    assert.equal(card.code, -32007);
-    assert.ok(!Array.isArray(card.data));
+    const card = await bridge.call("agent/getAuthenticatedExtendedCard");
+    assert.equal(card.protocolVersion, "0.3.0");
+    assert.equal(card.capabilities.extensions[0].params.state_dir, false);
   });
 
   it("A2A-Version: 1.0 (any case of the name) is served; 99.0 and the other family's version are -32009 in the method's family", async () => {

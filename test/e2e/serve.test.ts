@@ -104,13 +104,17 @@ describe("serve --stdio: methods", () => {
     assert.equal(artifactText(two, "stdout"), "first\nsecond\n");
   });
 
-  it("message/send of a message without a text part is -32602 and creates no task", async () => {
+  it("message/send of a data part is -32005 at its pointer, of no part -32602, and creates no task", async () => {
     const before = await taskIds(bridge);
     const error = await bridge.callError("message/send", {
       message: { kind: "message", messageId: randomUUID(), role: "user", parts: [{ kind: "data", data: { a: 1 } }] },
     });
-    assert.equal(error.code, -32602);
-    assert.ok(Array.isArray(error.data?.errors) && error.data.errors.length > 0, JSON.stringify(error));
+    assert.equal(error.code, -32005);
+    assert.equal(error.data?.errors?.[0]?.path, "/message/parts/0", JSON.stringify(error));
+    const none = await bridge.callError("message/send", {
+      message: { kind: "message", messageId: randomUUID(), role: "user", parts: [] },
+    });
+    assert.equal(none.code, -32602);
     assert.deepEqual(await taskIds(bridge), before);
   });
 
@@ -335,13 +339,15 @@ describe("serve --stdio: methods", () => {
     assert.deepEqual(bridge.queuedEvents(task.id), []);
   });
 
-  it("a message for an existing task that is not an answer is -32602", async () => {
+  it("a message for an existing task that is not an answer is -32004; for a task that does not exist -32001", async () => {
     const task = await bridge.call("message/send", echoParams("first"));
     const params = echoParams("follow-up");
     Object.assign(params.message as Record<string, unknown>, { taskId: task.id, contextId: task.contextId });
     const error = await bridge.callError("message/send", params);
-    assert.equal(error.code, -32602);
-    assert.ok(error.data !== undefined);
+    assert.equal(error.code, -32004);
+    assert.equal(error.data?.task_id, task.id);
+    Object.assign(params.message as Record<string, unknown>, { taskId: "no-such-task" });
+    assert.equal((await bridge.callError("message/send", params)).code, -32001);
   });
 
   it("an unknown method is -32601", async () => {

@@ -333,7 +333,12 @@ let messages = 0;
 /** A 1.0 SendMessageRequest: the texts as parts, optionally an envelope and configuration. */
 export function send10(
   texts: string | string[],
-  options: { envelope?: Record<string, unknown>; configuration?: Record<string, unknown>; contextId?: string } = {},
+  options: {
+    envelope?: Record<string, unknown>;
+    configuration?: Record<string, unknown>;
+    contextId?: string;
+    taskId?: string;
+  } = {},
 ): Record<string, unknown> {
   messages += 1;
   const message: Record<string, unknown> = {
@@ -342,6 +347,7 @@ export function send10(
     parts: [texts].flat().map((text) => ({ text })),
   };
   if (options.contextId) message.contextId = options.contextId;
+  if (options.taskId) message.taskId = options.taskId;
   if (options.envelope)
     message.metadata = {
       "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1": {

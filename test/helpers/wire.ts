@@ -15,6 +15,8 @@ export interface TaskEvent {
   lastChunk?: boolean;
   statusUpdate?: Wire;
   artifactUpdate?: Wire;
+  /** A SubscribeToTask stream's request id (CONTRACT 7.3). */
+  subscription?: unknown;
 }
 
 export interface RpcError {

@@ -685,36 +685,53 @@ describe("analyzeInput: the echo dispatch", () => {
     assert.equal(analysis.valid, true);
     assert.equal(analysis.dispatch, "echo");
   });
-  it("a text part among data and file parts is enough", () => {
-    const parts = [{ kind: "data", data: { a: 1 } }, textPart("hi"), { kind: "file", file: { uri: "x" } }];
-    const analysis = analyzeInput({ message: message(undefined, parts) });
-    assert.equal(analysis.valid, true);
+  it("no parts at all: echo_without_text at /message/parts (invalid params)", () => {
+    const analysis = analyzeInput({ message: message(undefined, []) });
     assert.equal(analysis.dispatch, "echo");
+    assert.deepEqual(
+      errorsOf(analysis).map((e) => [e.path, e.code]),
+      [["/message/parts", "echo_without_text"]],
+    );
+    assert.deepEqual(
+      errorsOf(analyzeInput({ role: "user", parts: [] })).map((e) => [e.path, e.code]),
+      [["/parts", "echo_without_text"]],
+    );
   });
-  const noText = [
-    { name: "no parts", parts: [] as unknown[] },
-    { name: "only a data part", parts: [{ kind: "data", data: { note: "x" } }] },
-    { name: "only a file part", parts: [{ kind: "file", file: { uri: "file:///x" } }] },
+  // text/plain is the card's only input mode: every other part is named, even beside a text part (CONTRACT 3.4).
+  const notText = [
+    { name: "a data part", part: { kind: "data", data: { note: "x" } }, found: /a data part/ },
+    {
+      name: "a file part",
+      part: { kind: "file", file: { uri: "file:///x", mimeType: "image/png" } },
+      found: /image\/png/,
+    },
+    {
+      name: "a text part of another media type",
+      part: { kind: "text", text: "x", mediaType: "text/html" },
+      found: /text\/html/,
+    },
   ];
-  for (const { name, parts } of noText) {
-    it(`shape A with ${name}: echo_without_text at /message/parts`, () => {
-      const analysis = analyzeInput({ message: message(undefined, parts) });
-      const errors = errorsOf(analysis);
-      assert.equal(analysis.dispatch, "echo");
-      assert.deepEqual(
-        errors.map((e) => [e.path, e.code]),
-        [["/message/parts", "echo_without_text"]],
-      );
-      assert.match(errors[0]?.message ?? "", /expected/);
-    });
-    it(`shape B with ${name}: echo_without_text at /parts`, () => {
-      const errors = errorsOf(analyzeInput({ role: "user", parts }));
-      assert.deepEqual(
-        errors.map((e) => [e.path, e.code]),
-        [["/parts", "echo_without_text"]],
-      );
+  for (const { name, part, found } of notText) {
+    it(`${name}, alone or beside a text part: content_type_not_supported at its pointer`, () => {
+      for (const parts of [[part], [textPart("hi"), part]]) {
+        const index = parts.length - 1;
+        const errors = errorsOf(analyzeInput({ message: message(undefined, parts) }));
+        assert.deepEqual(
+          errors.map((e) => [e.path, e.code]),
+          [[`/message/parts/${index}`, "content_type_not_supported"]],
+        );
+        assert.match(errors[0]?.message ?? "", found);
+        assert.deepEqual(
+          errorsOf(analyzeInput({ role: "user", parts })).map((e) => [e.path, e.code]),
+          [[`/parts/${index}`, "content_type_not_supported"]],
+        );
+      }
     });
   }
+  it("a text part marked text/plain (any case, with parameters) is taken", () => {
+    const part = { kind: "text", text: "hi", mediaType: "Text/Plain; charset=utf-8" };
+    assert.equal(analyzeInput({ message: message(undefined, [part]) }).valid, true);
+  });
   it("a message without parts is rejected at /message/parts", () => {
     const errors = errorsOf(analyzeInput({ message: { role: "user" } }));
     assert.ok(

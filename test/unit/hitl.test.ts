@@ -176,9 +176,10 @@ describe("judgeAnswer check 2: the task, its binding and the prompt → task_not
     assertUnknown(judgeAnswer(answerFor(prompt), "ctx-2", targetFor(prompt), NOW), "context_mismatch");
   });
 
-  it("no contextId → context_mismatch", () => {
+  it("no contextId: the task's is inferred (A2A 1.0 §3.4.3) and the answer is accepted", () => {
     const prompt = openPrompt();
-    assertUnknown(judgeAnswer(answerFor(prompt), undefined, targetFor(prompt), NOW), "context_mismatch");
+    const verdict = judgeAnswer(answerFor(prompt), undefined, targetFor(prompt), NOW);
+    assert.equal(verdict.ok, true, JSON.stringify(verdict));
   });
 
   it("no open prompt → unknown_or_answered", () => {

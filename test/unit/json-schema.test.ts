@@ -206,6 +206,12 @@ describe("inputJsonSchema", () => {
     assert.equal(validate({ ...bound, ...envelope() }), true);
     assert.equal(validate({ ...bound, ...envelope(), extra: 1 }), false, "a bare envelope stays closed");
     assert.equal(validate({ message: { role: "user", parts: [] } }), false, "an echo needs a text part");
+    const data = { kind: "data", data: { a: 1 } };
+    assert.equal(validate({ message: { role: "user", parts: [...message.parts, data] } }), false, "text/plain only");
+    const html = { kind: "text", text: "<b>", mediaType: "text/html" };
+    assert.equal(validate({ message: { role: "user", parts: [html] } }), false, "another media type");
+    const plain = { kind: "text", text: "hi", mediaType: "Text/Plain; charset=utf-8" };
+    assert.equal(validate({ message: { role: "user", parts: [plain] } }), true, "text/plain with a parameter");
     assert.equal(validate({ message: 5, role: "user", parts: message.parts }), false, "send params by `message`");
     assert.equal(validate({ message, mode: "plan" }), false, "envelope fields beside message");
   });

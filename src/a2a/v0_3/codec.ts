@@ -5,6 +5,7 @@ import type { StreamName } from "../../core/output-log.js";
 import { isTerminal } from "../../core/task.js";
 import type { StreamView, TaskView } from "../../core/task-record.js";
 import { HITL_URI } from "../../core/uris.js";
+import { historyOf } from "../history.js";
 import type { TaskOptions } from "../requests.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
 
@@ -116,11 +117,15 @@ export function taskOf(task: TaskView, options: TaskOptions = {}): WireTask {
       .filter((stream) => (task.output as NonNullable<TaskView["output"]>)[stream].totalBytes > 0)
       .map((stream) => artifactOf(stream, (task.output as NonNullable<TaskView["output"]>)[stream]));
   }
-  if (task.message && options.historyLength !== 0) {
-    // A2A requires a messageId, which a sender may leave out: the request gets one named after its task.
-    const messageId = task.message.messageId ?? `${task.id}-request`;
-    wire.history = [{ kind: "message", ...task.message, messageId, taskId: task.id, contextId: task.contextId }];
-  }
+  const history = historyOf(task, options.historyLength);
+  if (history.length > 0)
+    wire.history = history.map(({ message, messageId }) => ({
+      kind: "message",
+      ...message,
+      messageId,
+      taskId: task.id,
+      contextId: task.contextId,
+    }));
   return wire;
 }
 

@@ -6,6 +6,7 @@ import type { StreamName } from "../../core/output-log.js";
 import type { TaskState } from "../../core/task.js";
 import type { StreamView, TaskView } from "../../core/task-record.js";
 import { HITL_URI } from "../../core/uris.js";
+import { type HistoryEntry, historyOf } from "../history.js";
 import type { TaskOptions } from "../requests.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
 
@@ -109,15 +110,15 @@ export function taskOf(task: TaskView, options: TaskOptions = {}): Task1 {
       .filter((stream) => output[stream].totalBytes > 0)
       .map((stream) => artifactOf(stream, output[stream]));
   }
-  if (task.message && options.historyLength !== 0) wire.history = [historyMessage(task)];
+  const history = historyOf(task, options.historyLength);
+  if (history.length > 0) wire.history = history.map((entry) => historyMessage(task, entry));
   return wire;
 }
 
-/** The request as the task's history holds it, in 1.0 shape: only the fields the proto defines. */
-function historyMessage(task: TaskView): Message1 {
-  const message = task.message as NonNullable<TaskView["message"]>;
+/** A message of the task's history in 1.0 shape: only the fields the proto defines. */
+function historyMessage(task: TaskView, { message, messageId }: HistoryEntry): Message1 {
   const wire: Message1 = {
-    messageId: message.messageId ?? `${task.id}-request`,
+    messageId,
     role: message.role === "user" ? "ROLE_USER" : "ROLE_AGENT",
     parts: message.parts.map(partOf),
     contextId: task.contextId,

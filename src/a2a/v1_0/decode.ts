@@ -29,7 +29,9 @@ function corePart(value: unknown): unknown {
   if (!isRecord(value)) return value;
   const part = camelKeys(value);
   const { text, data, raw, url, filename, mediaType, ...rest } = part;
-  if (typeof text === "string") return { kind: "text", text, ...rest };
+  // A text part keeps its media type: the echo takes only text/plain (CONTRACT 3.4).
+  if (typeof text === "string")
+    return { kind: "text", text, ...(mediaType === undefined ? {} : { mediaType }), ...rest };
   if ("data" in part) return { kind: "data", data: isRecord(data) ? data : { value: data }, ...rest };
   if (typeof raw === "string" || typeof url === "string") {
     const file: Record<string, unknown> = typeof url === "string" ? { uri: url } : { bytes: raw };

@@ -20,6 +20,8 @@ interface Row {
   /** Replaces the core's words; `prefix` goes before them. */
   message?: string;
   prefix?: string;
+  /** The HTTP status and google.rpc status when the error points at fields of the request (BadRequest details). */
+  withFields?: { http: number; status: string };
 }
 
 const row = (code: number, reason: string, http: number, status: string, domain = A2A_DOMAIN): Row => ({
@@ -57,12 +59,11 @@ export const TABLE: Record<CoreErrorCode, Row> = {
     "FAILED_PRECONDITION",
   ),
   version_not_supported: row(A2A_CODES.versionNotSupported, "VERSION_NOT_SUPPORTED", 400, "FAILED_PRECONDITION"),
-  content_type_not_supported: row(
-    A2A_CODES.contentTypeNotSupported,
-    "CONTENT_TYPE_NOT_SUPPORTED",
-    415,
-    "INVALID_ARGUMENT",
-  ),
+  // A request body's media type is 415; a message part's (it points at the part) is 400 (CONTRACT 3.4, 8.1).
+  content_type_not_supported: {
+    ...row(A2A_CODES.contentTypeNotSupported, "CONTENT_TYPE_NOT_SUPPORTED", 415, "INVALID_ARGUMENT"),
+    withFields: { http: 400, status: "INVALID_ARGUMENT" },
+  },
   extension_support_required: row(
     A2A_CODES.extensionSupportRequired,
     "EXTENSION_SUPPORT_REQUIRED",
@@ -77,6 +78,11 @@ export const TABLE: Record<CoreErrorCode, Row> = {
     OUR_DOMAIN,
   ),
 };
+
+/** The HTTP status and google.rpc status of a row, for an error with or without field violations. */
+function httpOf(entry: Row, withFields: boolean): { http: number; status: string } {
+  return withFields && entry.withFields ? entry.withFields : { http: entry.http, status: entry.status };
+}
 
 export type Detail =
   | { "@type": typeof ERROR_INFO; reason: string; domain: string; metadata: Record<string, string> }
@@ -124,12 +130,13 @@ export interface RestError {
 /** The REST answer of an error: its HTTP status and google.rpc.Status body. */
 export function restErrorOf(error: CoreError): RestError {
   const entry = TABLE[error.code];
+  const { http, status } = httpOf(entry, (error.data.errors ?? []).length > 0);
   return {
-    http: entry.http,
+    http,
     body: {
       error: {
-        code: entry.http,
-        status: entry.status,
+        code: http,
+        status,
         message: messageOf(error, entry),
         details: detailsOf(error, entry),
       },
@@ -152,10 +159,11 @@ export function restErrorOfRpc(error: RpcError): RestError {
   const info = details.find((detail) => detail["@type"] === ERROR_INFO);
   const reason = info && "reason" in info ? info.reason : undefined;
   const entry = Object.values(TABLE).find((row) => row.code === error.code && row.reason === reason);
-  const [http, status] = entry
-    ? [entry.http, entry.status]
+  const fields = details.some((detail) => detail["@type"] === BAD_REQUEST);
+  const { http, status } = entry
+    ? httpOf(entry, fields)
     : error.code === A2A_CODES.invalidParams || error.code === A2A_CODES.invalidRequest
-      ? [400, "INVALID_ARGUMENT"]
-      : [500, "INTERNAL"];
+      ? { http: 400, status: "INVALID_ARGUMENT" }
+      : { http: 500, status: "INTERNAL" };
   return { http, body: { error: { code: http, status, message: error.message, details } } };
 }
