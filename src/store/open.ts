@@ -6,7 +6,7 @@ import { dirname, join, resolve } from "node:path";
 import type { Database } from "better-sqlite3";
 import type { TaskStore } from "../core/store.js";
 import { describeDbError, isDamaged } from "./db-errors.js";
-import { clearOwner, holderOf, holdDirectory, StateDirHeld, switchToWal, takeLock, writeOwner } from "./lock.js";
+import { clearOwner, holdDirectory, holderOf, StateDirHeld, switchToWal, takeLock, writeOwner } from "./lock.js";
 import type { RecoverOptions } from "./recover.js";
 import { checkSchema, migrate, StateDbError } from "./schema.js";
 

@@ -3,9 +3,9 @@
 // is killed when its identity still matches, and every size is recounted from what is stored.
 import { readFileSync } from "node:fs";
 import type { Database } from "better-sqlite3";
-import { ENDS } from "../core/outcome.js";
 import { sharedContainment } from "../core/containment/containment.js";
 import { REAL_HOST } from "../core/containment/host.js";
+import { ENDS } from "../core/outcome.js";
 import { killLeftovers } from "../core/process-identity.js";
 import { isTerminal } from "../core/task.js";
 import type { TaskRecord } from "../core/task-record.js";
@@ -53,7 +53,8 @@ export function recoverState(db: Database, path: string, options: RecoverOptions
   const lastBoot = (db.prepare("SELECT value FROM runtime WHERE key = 'boot_id'").get() as { value?: unknown })?.value;
   // Only a cgroup inside the one this tool makes its task cgroups in is ever killed (the containment is chosen once).
   const kill =
-    options.killLeftovers ?? ((task: TaskRecord) => killLeftovers(task, REAL_HOST, sharedContainment().guard.cgroupRoot));
+    options.killLeftovers ??
+    ((task: TaskRecord) => killLeftovers(task, REAL_HOST, sharedContainment().guard.cgroupRoot));
   const killed: string[] = [];
   if (boot !== undefined && boot === lastBoot) {
     for (const record of unfinished) {
