@@ -8,6 +8,7 @@ import type { TaskStore } from "../core/store.js";
 import { describeDbError, isDamaged } from "./db-errors.js";
 import { clearOwner, holdDirectory, holderOf, StateDirHeld, switchToWal, takeLock, writeOwner } from "./lock.js";
 import type { RecoverOptions } from "./recover.js";
+import { makeReserve } from "./reserve.js";
 import { checkSchema, migrate, StateDbError } from "./schema.js";
 
 export const DB_FILE = "state.db";
@@ -76,7 +77,9 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
       warn: options.log,
       ...(options.killLeftovers ? { killLeftovers: options.killLeftovers } : {}),
     });
+    const reserve = makeReserve(root, options.log);
     const store = new SqliteStore(db, path, {
+      ...(reserve ? { reserve } : {}),
       outputLimit: options.outputLimit,
       ...(options.keptEnded !== undefined ? { keptEnded: options.keptEnded } : {}),
       ...(options.keptEndedBytes !== undefined ? { keptEndedBytes: options.keptEndedBytes } : {}),
