@@ -2,7 +2,9 @@
 // still in its pipes, and is read to the end however long the reader was starved. Here the starving is the bridge's
 // own backpressure: its stdout is not read, so it stops reading every task's output (CONTRACT 5.5), and a runner
 // writes 48 KiB and 16 KiB and exits at once, its output left in the pipes for longer than the 2 s after which the
-// streams used to be destroyed unread.
+// streams used to be destroyed unread. Node resumes a child's streams when it exits, so the loss needs the streams
+// paused again after the exit (or the event loop starved between the exit and the read), which a test cannot time
+// from outside; test/unit/output-drain.test.ts checks those rules one by one.
 import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
