@@ -8,6 +8,8 @@ import { readFileSync } from "node:fs";
 
 /** How long an open pipe may bring nothing, while it is read, before it counts as held open. */
 export const IDLE_MS = 2000;
+/** At shutdown (5 s in all, CONTRACT 5.5): what a killed command left in its pipes comes at once, or never. */
+const HURRIED_IDLE_MS = 300;
 /** How often a paused drain looks again. */
 const PAUSED_POLL_MS = 100;
 
@@ -62,17 +64,18 @@ export class OutputDrain {
     this.paused = false;
   }
 
-  /** The tool shuts down: what is still open is given up at once. */
+  /** The tool shuts down: a paused stream is given up at once, a flowing one after HURRIED_IDLE_MS without data. */
   hurry(): void {
     this.hurried = true;
   }
 
   /** "cut" when the streams still open are to be given up; otherwise how long to wait before asking again. */
   wait(now: number): number | "cut" {
-    if (this.hurried || now >= this.deadline || this.bytesAfterExit > this.capacity) return "cut";
-    if (this.paused) return Math.min(PAUSED_POLL_MS, this.deadline - now);
+    if (now >= this.deadline || this.bytesAfterExit > this.capacity) return "cut";
+    if (this.paused) return this.hurried ? "cut" : Math.min(PAUSED_POLL_MS, this.deadline - now);
     const idle = now - this.lastRead;
-    if (idle < this.idleMs) return Math.min(this.idleMs - idle, this.deadline - now);
+    const bound = this.hurried ? HURRIED_IDLE_MS : this.idleMs;
+    if (idle < bound) return Math.min(bound - idle, this.deadline - now);
     // Idle by the clock, but a starved reader looks idle too: timers run before the pipes are read in each turn of
     // the event loop. One more turn reads what the pipe holds; only if that brings nothing is it held open.
     if (!this.lookedAgain) {

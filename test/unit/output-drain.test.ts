@@ -38,14 +38,20 @@ describe("OutputDrain", () => {
     assert.equal(drain.wait(2 * IDLE_MS + 5002), "cut", "idle, and the extra turn brought nothing: held open");
   });
 
-  it("gives up at the deadline, past what a pipe can hold, and at once on shutdown", () => {
+  it("gives up at the deadline, past what a pipe can hold, and soon on shutdown", () => {
     assert.equal(drainAt(0, 100).wait(100), "cut");
     const flood = drainAt();
     flood.read(1_000_001, 10);
     assert.equal(flood.wait(11), "cut");
     const hurried = drainAt();
     hurried.hurry();
-    assert.equal(hurried.wait(1), "cut");
+    assert.notEqual(hurried.wait(1), "cut", "at shutdown, what flows is still read a moment");
+    assert.notEqual(hurried.wait(400), "cut", "with one more look");
+    assert.equal(hurried.wait(401), "cut");
+    const pausedAtShutdown = drainAt();
+    pausedAtShutdown.pause();
+    pausedAtShutdown.hurry();
+    assert.equal(pausedAtShutdown.wait(1), "cut", "a paused stream is given up at shutdown");
   });
 
   it("a task whose streams were given up says so", () => {
