@@ -61,6 +61,14 @@ export const ENDS = {
 } as const;
 
 export function outcomeOf(exit: CommandExit, timeoutSeconds: number): Outcome {
+  const outcome = endOf(exit, timeoutSeconds);
+  // Said, never silent (CONTRACT 3.3): what a process no guard finds wrote on after the command exited is not kept.
+  if (exit.heldOpen)
+    outcome.text += `; ${exit.heldOpen.join(" and ")} still held open by a process no guard finds after the command exited: what it wrote after that is not kept`;
+  return outcome;
+}
+
+function endOf(exit: CommandExit, timeoutSeconds: number): Outcome {
   const ran = { exitCode: exit.exitCode, signal: exit.signal };
   if (exit.spawnError) return ENDS.spawnFailed(exit.spawnError.message);
   if (exit.stoppedBy === "cancel") return { state: "canceled", reason: "canceled", ...ran, text: "canceled" };

@@ -7,6 +7,7 @@ import { type Containment, sharedContainment } from "./containment/containment.j
 import { signalGroup } from "./containment/group.js";
 import type { Confinement, GuardRecord } from "./containment/guard.js";
 import { marksOf } from "./containment/marker.js";
+import { OutputDrain, pipeCapacity } from "./output-drain.js";
 import type { StreamName } from "./output-log.js";
 import { processStartTime } from "./process-identity.js";
 
@@ -29,6 +30,8 @@ export interface CommandExit {
   /** Why the tool signalled the group, if it did. */
   stoppedBy: "timeout" | "cancel" | null;
   spawnError?: NodeJS.ErrnoException;
+  /** Streams given up while still open after the exit: a process no guard finds held them (src/core/output-drain.ts). */
+  heldOpen?: StreamName[];
 }
 
 export interface CommandHandlers {
@@ -36,10 +39,7 @@ export interface CommandHandlers {
   onStreamEnd(stream: StreamName): void;
 }
 
-/**
- * Once the leader has exited and the rest of the task is killed, how long its streams may stay open: only a process
- * no guard can find (docs/security.md) still holds them then, and the task ends without waiting for it.
- */
+/** After the leader has exited, how long the rest of the task is killed again and again before it is left to the watchdog. */
 const CLOSE_WAIT_MS = 2000;
 /** How often a cgroup the task ended with is tried again for removal, and for how long. */
 const RELEASE_RETRY_MS = 100;
@@ -57,12 +57,16 @@ export class RunningCommand {
   private killTimer: NodeJS.Timeout | undefined;
   private deadlineTimer: NodeJS.Timeout | undefined;
   private exited = false;
+  private readonly drain: OutputDrain;
+  /** Once the command has exited: looks again at once whether its streams are done. */
+  private wake: (() => void) | undefined;
 
   constructor(
     private readonly spec: CommandSpec,
     handlers: CommandHandlers,
     private readonly containment: Containment = sharedContainment(),
   ) {
+    this.drain = new OutputDrain(performance.now() + spec.timeoutMs, 2 * pipeCapacity());
     containment.watchdog?.ensure();
     this.confinement = containment.guard.confine(marksOf(spec.env));
     // The watchdog hears of the task before it exists: a tool killed right after the spawn still leaves it watched.
@@ -105,23 +109,28 @@ export class RunningCommand {
       let open = 2;
       let settleTimer: NodeJS.Timeout | undefined;
       let finished = false;
+      const heldOpen: StreamName[] = [];
       const finish = (spawnError?: NodeJS.ErrnoException) => {
         if (finished) return;
         finished = true;
         clearTimeout(this.deadlineTimer);
         clearTimeout(this.killTimer);
         clearTimeout(settleTimer);
+        this.wake = undefined;
         resolve({
           exitCode: exit?.code ?? null,
           signal: exit?.signal ?? null,
           stoppedBy: this.stoppedBy,
           ...(spawnError ? { spawnError } : {}),
+          ...(heldOpen.length > 0 ? { heldOpen } : {}),
         });
         this.forget();
       };
-      // The runner has exited and the rest of the task was killed: the task ends once nothing of it is left and its
-      // streams are closed, or after CLOSE_WAIT_MS when something no guard finds still holds them.
-      let until = 0;
+      // The runner has exited and the rest of the task was killed. What it wrote before is still in the pipes and is
+      // read to the end, however long the reader was starved (docs/security.md "Output after the exit"): the task
+      // ends once nothing of it is left and its streams are closed. Only a process no guard finds can still hold a
+      // pipe open then; `drain` tells that case and ends the task without it.
+      let exitedAt = 0;
       // Once the guard finds nothing, nothing of the task is left to fork: no need to look again.
       let clear = false;
       const settle = () => {
@@ -129,13 +138,22 @@ export class RunningCommand {
         const left = !clear && this.confinement.alive();
         clear = !left;
         if (!left && open === 0) return finish();
-        if (Date.now() >= until) {
-          for (const name of ["stdout", "stderr"] as const) child[name]?.destroy();
+        if (left && performance.now() - exitedAt < CLOSE_WAIT_MS) {
+          this.confinement.signal("SIGKILL"); // what forked since the last round
+          // Killed processes go within milliseconds: look often at first, then less (each look may scan /proc).
+          settleTimer = setTimeout(settle, performance.now() - exitedAt < 100 ? 3 : 25);
+          return;
+        }
+        const wait = this.drain.wait(performance.now());
+        if (wait === "cut") {
+          for (const name of ["stdout", "stderr"] as const) {
+            const stream = child[name];
+            if (stream && !stream.destroyed && !stream.readableEnded) heldOpen.push(name);
+            stream?.destroy();
+          }
           return finish();
         }
-        if (left) this.confinement.signal("SIGKILL"); // what forked since the last round
-        // Killed processes go within milliseconds: look often at first, then less (each look may scan /proc).
-        settleTimer = setTimeout(settle, until - Date.now() > CLOSE_WAIT_MS - 100 ? 3 : 25);
+        settleTimer = setTimeout(settle, wait);
       };
       const streamClosed = () => {
         open -= 1;
@@ -147,7 +165,10 @@ export class RunningCommand {
           open -= 1;
           continue;
         }
-        stream.on("data", (chunk: Buffer) => handlers.onChunk(name, chunk));
+        stream.on("data", (chunk: Buffer) => {
+          if (exit) this.drain.read(chunk.length, performance.now());
+          handlers.onChunk(name, chunk);
+        });
         stream.once("close", () => {
           handlers.onStreamEnd(name);
           streamClosed();
@@ -167,7 +188,9 @@ export class RunningCommand {
         clearTimeout(this.killTimer);
         // The runner's exit decides the state; nothing it started may outlive the task (CONTRACT 3.2).
         this.signalAll("SIGKILL");
-        until = Date.now() + CLOSE_WAIT_MS;
+        exitedAt = performance.now();
+        this.drain.exited(exitedAt);
+        this.wake = settle;
         settle();
       });
     });
@@ -201,6 +224,8 @@ export class RunningCommand {
   kill(): void {
     this.stoppedBy ??= "cancel";
     this.signalAll("SIGKILL");
+    this.drain.hurry();
+    this.wake?.();
   }
 
   get running(): boolean {
@@ -235,11 +260,13 @@ export class RunningCommand {
   }
 
   pause(): void {
+    this.drain.pause();
     this.child.stdout?.pause();
     this.child.stderr?.pause();
   }
 
   resume(): void {
+    this.drain.resume(performance.now());
     this.child.stdout?.resume();
     this.child.stderr?.resume();
   }

@@ -2,7 +2,10 @@
 // shared memory is used) the connection takes an exclusive lock on state.db and holds it until it closes. The kernel drops
 // it when the process dies however it dies, so a crashed runtime never leaves a stale lock. A second runtime gets
 // SQLITE_BUSY before it has read or written anything. A small owner file names the holder for that message.
+// The lock on the file alone would not hold the directory: with state.db moved aside, a second runtime would make a
+// new one beside the first. So on Linux the directory itself is held too (`holdDirectory`).
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import type { Database } from "better-sqlite3";
 import { processStartTime } from "../core/process-identity.js";
@@ -53,7 +56,7 @@ export function writeOwner(dir: string): void {
   const startTime = processStartTime(process.pid);
   const owner: Owner = { pid: process.pid, ...(startTime ? { startTime } : {}), since: new Date().toISOString() };
   const path = join(dir, OWNER_FILE);
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(owner)}\n`);
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
   renameSync(`${path}.tmp`, path);
 }
 
@@ -101,4 +104,24 @@ function lockHolderPid(path: string): number | undefined {
     // No /proc/locks: the pid stays unknown.
   }
   return undefined;
+}
+
+/**
+ * Holds the directory itself, whatever is done to the files in it (Linux): an abstract Unix socket named after the
+ * directory's device and inode can be bound by one process at a time, and the kernel lets go of it when that process
+ * dies however it dies. It accepts no connection. "held" when another process holds it; undefined where there are no
+ * abstract sockets (elsewhere the lock on state.db is the only one). docs/security.md says what this leaves open.
+ */
+export function holdDirectory(dir: string): Promise<Server | "held" | undefined> {
+  if (process.platform !== "linux") return Promise.resolve(undefined);
+  const { dev, ino } = statSync(dir, { bigint: true });
+  return new Promise((resolve) => {
+    const server = createServer((socket) => socket.destroy());
+    server.maxConnections = 0;
+    server.once("error", (error: NodeJS.ErrnoException) => resolve(error.code === "EADDRINUSE" ? "held" : undefined));
+    server.listen(`\0adapter-command/state-dir/${dev}/${ino}`, () => {
+      server.unref();
+      resolve(server);
+    });
+  });
 }

@@ -2,13 +2,14 @@
 // can't (the runtime then exits 2). SQLite is loaded here, only when a state dir is given, so other commands start
 // as fast as before.
 import { randomUUID } from "node:crypto";
-import { accessSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Database } from "better-sqlite3";
 import type { TaskStore } from "../core/store.js";
 import { describeDbError, isDamaged } from "./db-errors.js";
-import { clearOwner, StateDirHeld, switchToWal, takeLock, writeOwner } from "./lock.js";
+import { clearOwner, holdDirectory, holderOf, StateDirHeld, switchToWal, takeLock, writeOwner } from "./lock.js";
 import type { RecoverOptions } from "./recover.js";
+import { makeReserve } from "./reserve.js";
 import { checkSchema, migrate, StateDbError } from "./schema.js";
 
 export const DB_FILE = "state.db";
@@ -47,6 +48,18 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
   } catch (error) {
     return fail(`cannot use --state-dir ${root}: ${describeDbError(error)}`);
   }
+  const open = checkPermissions(root);
+  if (open) return fail(open);
+  let held: Awaited<ReturnType<typeof holdDirectory>>;
+  try {
+    held = await holdDirectory(root);
+    if (held === "held") return fail(new StateDirHeld(root, holderOf(root, path)).message);
+    createPrivate(path);
+  } catch (error) {
+    if (held !== undefined && held !== "held") held.close();
+    return fail(`cannot use --state-dir ${root}: ${describeDbError(error)}`);
+  }
+  const dirLock = held;
   const [{ default: Sqlite }, { SqliteStore }, { recoverState }] = await Promise.all([
     import("better-sqlite3"),
     import("./sqlite.js"),
@@ -57,6 +70,7 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
     // No busy timeout: a state dir held by another runtime is refused at once.
     db = new Sqlite(path, { timeout: 0 });
   } catch (error) {
+    dirLock?.close();
     return fail(`cannot use --state-dir ${root}: cannot open ${path}: ${describeDbError(error)}`);
   }
   try {
@@ -69,14 +83,19 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
       warn: options.log,
       ...(options.killLeftovers ? { killLeftovers: options.killLeftovers } : {}),
     });
+    const reserve = makeReserve(root, options.log);
     const store = new SqliteStore(db, path, {
+      ...(reserve ? { reserve } : {}),
       outputLimit: options.outputLimit,
       ...(options.keptEnded !== undefined ? { keptEnded: options.keptEnded } : {}),
       ...(options.keptEndedBytes !== undefined ? { keptEndedBytes: options.keptEndedBytes } : {}),
       ...(options.flushMs !== undefined ? { flushMs: options.flushMs } : {}),
       warn: options.log,
       skipped: recovery.skipped,
-      onClose: () => clearOwner(root),
+      onClose: () => {
+        clearOwner(root);
+        dirLock?.close();
+      },
     });
     store.applyRetention();
     writeOwner(root);
@@ -90,6 +109,7 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
     return { ok: true, store, instanceId };
   } catch (error) {
     db.close();
+    dirLock?.close();
     if (error instanceof StateDirHeld || error instanceof StateDbError) return fail(error.message);
     if (isDamaged(error)) return fail(`${path} is damaged (${describeDbError(error)}); move it away to start afresh`);
     return fail(`cannot use --state-dir ${root}: ${describeDbError(error)}`);
@@ -154,4 +174,22 @@ function makeDirectory(dir: string): void {
     current = parent;
   }
   for (const path of missing) mkdirSync(path, { mode: 0o700 });
+}
+
+/**
+ * Why the state dir can't be trusted, or undefined: a directory others may write in could hold a forged state.db,
+ * and the rows in it say which processes a restart kills (docs/security.md "Trusting nothing on disk").
+ */
+function checkPermissions(root: string): string | undefined {
+  const { mode } = statSync(root);
+  if ((mode & 0o022) === 0) return undefined;
+  const who = [mode & 0o020 ? "its group" : "", mode & 0o002 ? "every user" : ""].filter(Boolean).join(" and ");
+  const octal = (mode & 0o7777).toString(8).padStart(4, "0");
+  return `cannot use --state-dir ${root}: it can be written by ${who} (mode ${octal}), who could then forge the tasks it keeps; make it private (chmod go-w ${root})`;
+}
+
+/** state.db is for this user only (its tasks' output may hold secrets); SQLite gives its log file the same mode. */
+function createPrivate(path: string): void {
+  closeSync(openSync(path, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, 0o600));
+  if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
 }

@@ -3,6 +3,8 @@
 // is killed when its identity still matches, and every size is recounted from what is stored.
 import { readFileSync } from "node:fs";
 import type { Database } from "better-sqlite3";
+import { sharedContainment } from "../core/containment/containment.js";
+import { REAL_HOST } from "../core/containment/host.js";
 import { ENDS } from "../core/outcome.js";
 import { killLeftovers } from "../core/process-identity.js";
 import { isTerminal } from "../core/task.js";
@@ -24,7 +26,6 @@ export interface RecoverOptions {
   now: Date;
   outputLimit: number;
   warn: (line: string) => void;
-  /** Tests hand in a stand-in; the runtime kills by identity (src/core/process-identity.ts). */
   /** Kills what an unfinished task left (src/core/process-identity.ts); true when anything was signalled. */
   killLeftovers?: (task: TaskRecord) => boolean;
 }
@@ -50,7 +51,10 @@ export function recoverState(db: Database, path: string, options: RecoverOptions
   // Clock ticks since boot mean nothing after a reboot, and nothing of ours outlives one: kill only on the same boot.
   const boot = bootId();
   const lastBoot = (db.prepare("SELECT value FROM runtime WHERE key = 'boot_id'").get() as { value?: unknown })?.value;
-  const kill = options.killLeftovers ?? killLeftovers;
+  // Only a cgroup inside the one this tool makes its task cgroups in is ever killed (the containment is chosen once).
+  const kill =
+    options.killLeftovers ??
+    ((task: TaskRecord) => killLeftovers(task, REAL_HOST, sharedContainment().guard.cgroupRoot));
   const killed: string[] = [];
   if (boot !== undefined && boot === lastBoot) {
     for (const record of unfinished) {

@@ -1,6 +1,7 @@
 // The --state-dir store: task rows and output chunks in SQLite (CONTRACT 5.5). Tasks that run are kept in memory as
 // live records and written through: their row at every change, their output in batches, so a crash loses at most
 // the last batch. Ended tasks live in the database only and are read back (and checked) when asked for.
+import { rmSync } from "node:fs";
 import type { Database, Statement } from "better-sqlite3";
 import { type ListPage, type ListQuery, mergePages } from "../core/list-query.js";
 import type { OutputChunk, StreamName } from "../core/output-log.js";
@@ -28,6 +29,8 @@ export interface SqliteStoreOptions {
   onClose?: () => void;
   /** Ids of rows of the wrong shape, found at open: skipped from then on. */
   skipped?: Iterable<string>;
+  /** A file of spare room on the state dir's disk, removed when the disk is full (src/store/reserve.ts). */
+  reserve?: string;
 }
 
 const STREAMS: readonly StreamName[] = ["stdout", "stderr"];
@@ -59,8 +62,16 @@ export class SqliteStore implements TaskStore {
   private endedSeq: number;
   /** Ids the database must not answer for: rows of the wrong shape, and tasks kept in memory after a failed write. */
   private readonly hidden = new Set<string>();
-  /** Set once a write has failed: from then on changes are kept here, in memory. */
+  /**
+   * Tasks served from memory: all of them once a write has failed (`degraded`), or, on a full disk, the ended tasks
+   * whose output could not all be written.
+   */
   private fallback: MemoryStore | undefined;
+  /** A write failed for another reason than a full disk, or even after the reserve was freed: nothing is written. */
+  private degraded = false;
+  /** The disk is full: output is no longer written, but every task's row (its state, its end) still is. */
+  private outputOff = false;
+  private readonly reserve: string | undefined;
   private closed = false;
   private readonly keptEnded: number;
   private readonly keptEndedBytes: number;
@@ -79,6 +90,8 @@ export class SqliteStore implements TaskStore {
     | "updateOutput"
     | "selectTask"
     | "selectChunks"
+    | "storedBytes"
+    | "selectN"
     | "endedTotals"
     | "retain",
     Statement
@@ -95,6 +108,7 @@ export class SqliteStore implements TaskStore {
     this.flushMs = options.flushMs ?? FLUSH_MS;
     this.warn = options.warn;
     this.onClose = options.onClose ?? (() => {});
+    this.reserve = options.reserve;
     for (const id of options.skipped ?? []) this.hidden.add(id);
     this.pages = new PageQueries(db);
     this.pushConfigs = new SqlPushConfigs(db, this.warn, () => !this.fallback && !this.closed);
@@ -120,6 +134,8 @@ export class SqliteStore implements TaskStore {
       ),
       selectTask: db.prepare("SELECT * FROM tasks WHERE id = ?"),
       selectChunks: db.prepare("SELECT seq, stream, text FROM chunks WHERE task = ? ORDER BY stream, seq"),
+      storedBytes: db.prepare("SELECT sum(octet_length(text)) AS bytes FROM chunks WHERE task = ? AND stream = ?"),
+      selectN: db.prepare("SELECT n FROM tasks WHERE id = ?"),
       // Cheap next to `retain` (a tenth of its time at 500 rows): most endings are within the limits.
       endedTotals: db.prepare("SELECT count(*) AS count, total(bytes) AS bytes FROM tasks WHERE ended_seq IS NOT NULL"),
       // The oldest ended tasks go first while more than `kept` have ended or their bytes pass the budget; the
@@ -140,7 +156,7 @@ export class SqliteStore implements TaskStore {
 
   put(record: TaskRecord): void {
     if (this.closed) return;
-    if (!this.fallback) {
+    if (!this.degraded) {
       let live = this.live.get(record.id);
       if (!live) {
         live = { record, n: undefined, written: { stdout: 0, stderr: 0 }, deletedBefore: { stdout: 0, stderr: 0 } };
@@ -160,7 +176,10 @@ export class SqliteStore implements TaskStore {
         this.live.delete(record.id);
         this.dirty.delete(live);
       }
-      if (written) return;
+      if (written) {
+        if (ended && this.outputOff) this.keepInMemory(record);
+        return;
+      }
     }
     this.hidden.add(record.id);
     this.fallback?.put(record);
@@ -173,7 +192,7 @@ export class SqliteStore implements TaskStore {
    */
   appended(record: TaskRecord, _chunk: OutputChunk): void {
     const live = this.live.get(record.id);
-    if (!live || this.fallback) return;
+    if (!live || this.degraded || this.outputOff) return;
     this.dirty.add(live);
     if (this.timer !== undefined) return;
     const wait = this.nextFlush - performance.now();
@@ -188,7 +207,7 @@ export class SqliteStore implements TaskStore {
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.dirty.size > 0 && !this.fallback && !this.closed) this.write(() => this.flushOutput());
+    if (this.dirty.size > 0 && !this.degraded && !this.closed) this.write(() => this.flushOutput());
   }
 
   get(id: string, withOutput = true): TaskRecord | undefined {
@@ -235,14 +254,22 @@ export class SqliteStore implements TaskStore {
     }
   }
 
-  /** Runs `work` in one transaction; a failure turns the store to memory (told once) and returns false. */
+  /**
+   * Runs `work` in one transaction. A full disk stops the output from being written, frees the reserve and tries once
+   * more (a task's end is small, and is recorded even when its output can't be); any other failure, or a second one,
+   * turns the store to memory (told once) and returns false.
+   */
   private write(work: () => void): boolean {
-    if (this.fallback) return false;
+    if (this.degraded) return false;
     try {
       this.db.transaction(work)();
     } catch (error) {
-      this.degrade(error);
-      return false;
+      if (!isDiskFull(error) || this.outputOff) {
+        this.degrade(error);
+        return false;
+      }
+      this.stopWritingOutput(error);
+      return this.write(work);
     }
     this.checkpointWhenQuiet();
     return true;
@@ -255,7 +282,7 @@ export class SqliteStore implements TaskStore {
   private checkpointWhenQuiet(): void {
     clearTimeout(this.checkpointTimer);
     this.checkpointTimer = setTimeout(() => {
-      if (this.closed || this.fallback) return;
+      if (this.closed || this.degraded) return;
       try {
         this.db.pragma("wal_checkpoint(TRUNCATE)");
       } catch {
@@ -269,7 +296,8 @@ export class SqliteStore implements TaskStore {
     this.warn(
       `cannot write ${this.path} (${describeDbError(error)}); from now on tasks are kept in memory only and will not survive a restart`,
     );
-    this.fallback = new MemoryStore(this.keptEnded, this.keptEndedBytes);
+    this.degraded = true;
+    this.fallback ??= new MemoryStore(this.keptEnded, this.keptEndedBytes);
     clearTimeout(this.timer);
     this.timer = undefined;
     for (const live of this.live.values()) {
@@ -284,6 +312,10 @@ export class SqliteStore implements TaskStore {
   private flushOutput(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    if (this.outputOff) {
+      this.dirty.clear();
+      return;
+    }
     let bytes = 0;
     let rows = 0;
     for (const live of this.dirty) {
@@ -339,11 +371,47 @@ export class SqliteStore implements TaskStore {
       ended_seq: endedSeq,
       pid: record.pid ?? null,
       pid_start: record.pidStart ?? null,
-      stdout_dropped: record.stdout.droppedBytes,
-      stderr_dropped: record.stderr.droppedBytes,
+      stdout_dropped: this.outputOff ? this.unstored(record, "stdout") : record.stdout.droppedBytes,
+      stderr_dropped: this.outputOff ? this.unstored(record, "stderr") : record.stderr.droppedBytes,
       bytes: Buffer.byteLength(detail) + keptBytes(record),
       detail,
     };
+  }
+
+  /**
+   * On a full disk: the bytes of a stream the database does not hold, so that a restart counts them as dropped
+   * (src/store/rows.ts adds them to what is stored: its total stays the command's).
+   */
+  private unstored(record: TaskRecord, stream: StreamName): number {
+    const n = (this.sql.selectN.get(record.id) as { n: number } | undefined)?.n;
+    const stored = n === undefined ? 0 : ((this.sql.storedBytes.get(n, stream) as { bytes: number | null }).bytes ?? 0);
+    return Math.max(0, record[stream].totalBytes - stored);
+  }
+
+  /** The disk is full: output is no longer written, and the room kept for this moment is given back. */
+  private stopWritingOutput(error: unknown): void {
+    this.outputOff = true;
+    if (this.reserve) rmSync(this.reserve, { force: true });
+    this.fallback ??= new MemoryStore(this.keptEnded, this.keptEndedBytes);
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.dirty.clear();
+    this.warn(
+      `cannot write task output to ${this.path} (${describeDbError(error)}); from now on output is kept in memory only (each task says at its end how many bytes a restart will lack), while every task's state and end are still recorded`,
+    );
+  }
+
+  /** An ended task whose output the database lacks: this run serves it whole from memory. */
+  private keepInMemory(record: TaskRecord): void {
+    this.hidden.add(record.id);
+    this.fallback?.put(record);
+    const lost = (["stdout", "stderr"] as const)
+      .map((stream) => [stream, this.unstored(record, stream)] as const)
+      .filter(([, bytes]) => bytes > 0);
+    if (lost.length > 0)
+      this.warn(
+        `task ${record.id} ended ${record.state}; ${lost.map(([stream, bytes]) => `${bytes} bytes of its ${stream}`).join(" and ")} could not be written to ${this.path} (the disk is full): after a restart its record counts them in dropped_bytes`,
+      );
   }
 
   /** A stored task, checked; a row of the wrong shape is skipped (and named once), a read error too. */
@@ -378,6 +446,11 @@ export class SqliteStore implements TaskStore {
     this.warn(`task ${id} in ${this.path} has a row of the wrong shape (${problem}); it is skipped`);
     return undefined;
   }
+}
+
+function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === "SQLITE_FULL" || code === "ENOSPC" || code === "EDQUOT";
 }
 
 function keptBytes(record: TaskRecord): number {

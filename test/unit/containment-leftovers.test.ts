@@ -1,6 +1,8 @@
 // Restart cleanup by identity on a fake /proc and cgroup tree (CONTRACT 5.5; docs/security.md "Containment"):
-// killLeftovers(record) kills the group only while its leader is the runner, the task's cgroup only when the path is
-// one of ours, and the marked processes whether or not the leader lives; never PID 0/1 or itself.
+// killLeftovers(record) kills the group only while its leader is the runner on every field (start time, group,
+// the task's marks in its environment), the task's cgroup only when the path is one of ours inside the tool's cgroup
+// root with a process of the task in it, and the marked processes whether or not the leader lives; never PID 0/1 or
+// itself. No row is trusted: a forged one kills nothing (issue 25 item 4).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,7 +22,7 @@ describe("killLeftovers", () => {
   afterEach(() => proc.cleanup());
 
   it("leader alive with the same start time: its group, and every marked process", () => {
-    proc.add(500, { start: "1000", env: marked });
+    proc.add(500, { pgrp: 500, start: "1000", env: marked });
     proc.add(501, { pgrp: 501, start: "1001", env: marked }); // left the group
     proc.add(600, { start: "1002", env: {} });
     const record: LeftoverRecord = { ...ids, pid: 500, pidStart: "1000" };
@@ -61,21 +63,42 @@ describe("killLeftovers", () => {
     assert.deepEqual(proc.signals, []);
   });
 
-  it("the task's cgroup is killed when the path is one of ours inside a cgroup2 mount; any other path is ignored", () => {
+  it("the task's cgroup is killed when the path is ours, inside the tool's cgroup root, with a process of the task in it", () => {
+    const root = proc.cgroupMount;
+    proc.add(700, { start: "1000", env: marked });
     const ours = proc.cgroup("adapter-command-task-9", { procs: [700], populated: true });
-    assert.equal(killLeftovers({ ...ids, guard: { kind: "cgroup", path: ours } }, proc.host), true);
+    assert.equal(killLeftovers({ ...ids, guard: { kind: "cgroup", path: ours } }, proc.host, root), true);
     assert.equal(readFileSync(join(ours, "cgroup.kill"), "utf8"), "1");
+    proc.add(701, { start: "1000", env: marked });
     const foreign = proc.cgroup("system.slice", { procs: [701], populated: true });
-    assert.equal(killLeftovers({ ...ids, guard: { kind: "cgroup", path: foreign } }, proc.host), false);
+    killLeftovers({ ...ids, guard: { kind: "cgroup", path: foreign } }, proc.host, root);
     assert.equal(readFileSync(join(foreign, "cgroup.kill"), "utf8"), "", "a cgroup not ours is never killed");
     const sneaky = `${proc.cgroupMount}/x/../system.slice/adapter-command-x`;
-    assert.equal(killLeftovers({ ...ids, guard: { kind: "cgroup", path: sneaky } }, proc.host), false);
+    killLeftovers({ ...ids, guard: { kind: "cgroup", path: sneaky } }, proc.host, root);
   });
 
-  it("a marker record names its own ids", () => {
-    proc.add(501, { start: "1001", env: { AIWG_A2A_TASK_ID: "other", AIWG_A2A_INSTANCE_ID: "x" } });
+  it("a forged row kills nothing: an unrelated group's leader, another tool's cgroup, another task's marks", () => {
+    const root = join(proc.cgroupMount, "tool");
+    // The pid and start time of an unrelated process group, its leader carrying no marks of the task.
+    proc.add(800, { start: "5000", env: { PATH: "/bin" } });
+    proc.add(801, { pgrp: 800, start: "5001", env: {} });
+    // A cgroup named like ours, holding processes that are not the task's: inside the root, and outside it.
+    proc.add(900, { start: "6000", env: { AIWG_A2A_TASK_ID: "another", AIWG_A2A_INSTANCE_ID: ids.instanceId } });
+    const inside = proc.cgroup("tool/adapter-command-other", { procs: [900], populated: true });
+    proc.add(901, { start: "6001", env: marked });
+    const outside = proc.cgroup("elsewhere/adapter-command-other", { procs: [901], populated: true });
+    for (const path of [inside, outside])
+      killLeftovers({ ...ids, pid: 800, pidStart: "5000", guard: { kind: "cgroup", path } }, proc.host, root);
+    assert.deepEqual(
+      proc.signals.filter(([pid]) => pid !== 901),
+      [],
+      "nothing but the task's own marked process",
+    );
+    for (const path of [inside, outside]) assert.equal(readFileSync(join(path, "cgroup.kill"), "utf8"), "");
+    // A marker guard naming another task's ids is not followed: the row's own id and instance id are.
+    proc.add(902, { start: "6002", env: { AIWG_A2A_TASK_ID: "other", AIWG_A2A_INSTANCE_ID: "x" } });
     killLeftovers({ ...ids, guard: { kind: "marker", taskId: "other", instanceId: "x" } }, proc.host);
-    assert.deepEqual(proc.signals, [[501, "SIGKILL"]]);
+    assert.ok(!proc.signals.some(([pid]) => pid === 902));
   });
 
   it("traceAlive: the runner by its start time, or anything a guard still finds", () => {

@@ -6,7 +6,7 @@
 // period in the kernel (about 12 ms on the 2-core VM of docs/benchmarks.md); taken after the spawn it delays neither
 // the runner nor the task's end. When the standby can't be used (something else of this process was started in it),
 // the tool moves into a fresh cgroup for the spawn and back, and the runner waits for that grace period.
-import { readdirSync, rmdirSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Cgroup, freshCgroupName, spawnIn, TASK_CGROUP_PREFIX } from "./cgroup.js";
 import { Confinement, type Guard } from "./guard.js";
@@ -14,17 +14,20 @@ import type { Host } from "./host.js";
 
 export class CgroupGuard implements Guard {
   readonly kind = "cgroup";
+  readonly cgroupRoot: string;
   /** Where this process stands between spawns, when it stands in a cgroup of its own. */
   private standby: Cgroup | undefined;
 
   private constructor(
     private readonly home: Cgroup,
     private readonly host: Host,
-  ) {}
+  ) {
+    this.cgroupRoot = home.path;
+  }
 
   /** The guard, standing in its first standby; undefined when the hierarchy below `home` can't be used. */
   static open(home: Cgroup, host: Host): CgroupGuard | undefined {
-    sweepStale(home.path);
+    sweepStale(home.path, host);
     const guard = new CgroupGuard(home, host);
     if (!guard.stepAside()) return undefined;
     process.once("exit", () => guard.close());
@@ -103,10 +106,11 @@ export class CgroupGuard implements Guard {
 const STALE_MS = 60_000;
 
 /**
- * Removes leftover cgroups of ours below `home`: only empty ones (rmdir refuses any other) created over a minute ago,
+ * Removes leftover cgroups of ours below `home`, with the cgroups made inside them: only empty ones (rmdir refuses any
+ * other) created over a minute ago,
  * so never the standby or a fresh task cgroup of another tool running beside this one.
  */
-function sweepStale(home: string): void {
+function sweepStale(home: string, host: Host): void {
   let names: string[];
   try {
     names = readdirSync(home).filter((name) => name.startsWith(TASK_CGROUP_PREFIX));
@@ -116,7 +120,7 @@ function sweepStale(home: string): void {
   for (const name of names) {
     try {
       const path = join(home, name);
-      if (Date.now() - statSync(path).ctimeMs > STALE_MS) rmdirSync(path);
+      if (Date.now() - statSync(path).ctimeMs > STALE_MS) new Cgroup(path, host).remove();
     } catch {
       // not empty, or gone meanwhile
     }

@@ -2,13 +2,16 @@
 // below the tool's, and ending the task kills the cgroup. Paths come from /proc/self/mountinfo and /proc/self/cgroup
 // (a hybrid system mounts v2 at /sys/fs/cgroup/unified), read under the Host's /proc root so tests can fake both.
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { type Dirent, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { type Host, signalProcess } from "./host.js";
 
 /** Our cgroups are named so; nothing else is ever killed or removed from a path read back from a record. */
 export const TASK_CGROUP_PREFIX = "adapter-command-";
 const SAFE_NAME = /^[A-Za-z0-9_-]{1,128}$/;
+/** A runner may make cgroups inside its own: at most this many are looked at, this deep (the kernel allows more). */
+const MAX_INNER_CGROUPS = 1000;
+const MAX_INNER_DEPTH = 32;
 
 export interface CgroupMount {
   /** The hierarchy's directory that is mounted (mountinfo field 4). */
@@ -93,12 +96,39 @@ export class Cgroup {
     writeFileSync(join(this.path, "cgroup.procs"), String(pid));
   }
 
+  /** The processes directly in this cgroup. */
   procs(): number[] {
-    try {
-      return readFileSync(join(this.path, "cgroup.procs"), "utf8").split("\n").filter(Boolean).map(Number);
-    } catch {
-      return [];
-    }
+    return procsOf(this.path);
+  }
+
+  /**
+   * The cgroups a runner made inside this one, deepest first (so they can be removed in that order); bounded by
+   * MAX_INNER_CGROUPS and MAX_INNER_DEPTH. Only directories: cgroupfs has no links.
+   */
+  inner(): string[] {
+    const found: string[] = [];
+    const walk = (dir: string, depth: number) => {
+      if (depth > MAX_INNER_DEPTH) return;
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        if (!entry.isDirectory() || found.length >= MAX_INNER_CGROUPS) continue;
+        const path = join(dir, entry.name);
+        walk(path, depth + 1);
+        found.push(path);
+      }
+    };
+    walk(this.path, 1);
+    return found;
+  }
+
+  /** The processes in this cgroup and in the cgroups inside it. */
+  allProcs(): number[] {
+    return [...this.procs(), ...this.inner().flatMap(procsOf)];
   }
 
   /** True while a live process other than ourselves is in it (zombies do not count, as the kernel's `populated` says). */
@@ -109,16 +139,16 @@ export class Cgroup {
     } catch {
       // no cgroup.events: the process list says it
     }
-    return this.procs().some((pid) => pid !== this.host.self);
+    return this.allProcs().some((pid) => pid !== this.host.self);
   }
 
   /**
-   * SIGKILL through cgroup.kill, which also takes processes forking at that very moment; other signals, or a kernel
-   * without cgroup.kill (before 5.14), or ourselves inside: to each process listed. How many were signalled (the
-   * cgroup.kill write counts as one).
+   * SIGKILL through cgroup.kill, which also takes processes forking at that very moment and every cgroup inside;
+   * other signals, or a kernel without cgroup.kill (before 5.14), or ourselves inside: to each process listed, in
+   * this cgroup and the ones inside it. How many were signalled (the cgroup.kill write counts as one).
    */
   signal(signal: NodeJS.Signals): number {
-    const procs = this.procs();
+    const procs = this.allProcs();
     const killFile = join(this.path, "cgroup.kill");
     if (signal === "SIGKILL" && !procs.includes(this.host.self) && existsSync(killFile)) {
       try {
@@ -133,14 +163,30 @@ export class Cgroup {
     return sent;
   }
 
-  /** Removes the directory once it is empty; true when it is gone. */
+  /**
+   * Removes the directory and the cgroups a runner made inside it, deepest first, once they are empty (rmdir refuses
+   * a cgroup with a process in it); true when it is gone.
+   */
   remove(): boolean {
-    try {
-      rmdirSync(this.path);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === "ENOENT";
-    }
+    for (const inner of this.inner()) removeDir(inner);
+    return removeDir(this.path);
+  }
+}
+
+function procsOf(path: string): number[] {
+  try {
+    return readFileSync(join(path, "cgroup.procs"), "utf8").split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function removeDir(path: string): boolean {
+  try {
+    rmdirSync(path);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT";
   }
 }
 

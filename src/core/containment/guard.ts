@@ -15,6 +15,8 @@ export type GuardKind = GuardRecord["kind"];
 
 export interface Guard {
   readonly kind: GuardKind;
+  /** The cgroup the tool's task cgroups are made in (the cgroup guard): the only place a restart kills a cgroup. */
+  readonly cgroupRoot?: string;
   /** Prepares the confinement of one task, before anything is spawned (the cgroup guard creates its cgroup here). */
   confine(marks: Marks | undefined): Confinement;
   /** Keeps a helper process of the tool (the watchdog) out of every task's confinement. */
@@ -79,7 +81,9 @@ export class Confinement {
     return guardedAlive(this.record, this.host, { notBefore: this.notBefore, trusted: true });
   }
 
+  /** Kills what is still in the task's cgroup (and the cgroups a runner made inside it), then removes them all. */
   release(): boolean {
+    if (this.record.kind === "cgroup" && this.alive()) this.signal("SIGKILL");
     return releaseGuarded(this.record, this.host, { trusted: true });
   }
 }

@@ -52,6 +52,19 @@ export function findMarked(marks: Marks, host: Host, options: ScanOptions = {}):
   return found;
 }
 
+/** True when the live process `pid`, started at `start`, carries both marks: one of the task's own processes. */
+export function carriesMarks(pid: number, start: string, marks: Marks, host: Host): boolean {
+  if (pid <= 1 || pid === host.self) return false;
+  const before = readStat(pid, host.procRoot);
+  if (isEnded(before) || before?.start !== start) return false;
+  const environ = readEnviron(pid, host.procRoot, MAX_ENVIRON_BYTES);
+  const marked =
+    !!environ &&
+    hasEntry(environ, Buffer.from(`${TASK_MARK}=${marks.taskId}\0`)) &&
+    hasEntry(environ, Buffer.from(`${INSTANCE_MARK}=${marks.instanceId}\0`));
+  return marked && readStat(pid, host.procRoot)?.start === start;
+}
+
 /** Signals what `findMarked` finds, each after checking its start time again; how many were signalled. */
 export function signalMarked(marks: Marks, signal: NodeJS.Signals, host: Host, options: ScanOptions = {}): number {
   let sent = 0;
