@@ -9,6 +9,7 @@ import { agentCard10 } from "../a2a/card.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { notFound, refusal } from "./answers.js";
 import { bearer } from "./auth.js";
+import { consoleRoutes } from "./console/routes.js";
 import { hostGuard, originGuards } from "./guards.js";
 import { jsonRpcHandler } from "./jsonrpc.js";
 import { restRoutes } from "./rest.js";
@@ -57,6 +58,7 @@ export function createApp(options: AppOptions): Hono {
     return c.json(card, 200, { "Cache-Control": CARD_CACHE });
   });
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  consoleRoutes(app);
 
   if (options.token !== undefined) app.use("/a2a/*", bearer(options.token));
   app.use("/a2a/*", limitBodies(options.maxBodyBytes));
