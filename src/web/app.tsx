@@ -23,14 +23,14 @@ function TokenForm({ refused, onToken }: { refused: boolean; onToken: (token: st
       <h2 id="token-title">{refused ? "The token was refused" : "This console needs the server's token"}</h2>
       {refused ? (
         <p class="note problem" role="alert">
-          The server answered 401 Unauthenticated: the token this page had is not the one `serve --http` uses. No data
-          was loaded. Open the `console` address from the server's start line again, or paste the token from its
-          `tokenFile`.
+          The server answered 401 Unauthenticated: the token this page had is not the one <code>serve --http</code>{" "}
+          uses. No data was loaded. Open the <code>console</code> address from the server's start line again, or paste
+          the token from its <code>tokenFile</code>.
         </p>
       ) : (
         <p role="status">
-          No token was given. Open the `console` address printed in the server's start line, or paste the token from the
-          file its `tokenFile` names.
+          No token was given. Open the <code>console</code> address printed in the server's start line, or paste the
+          token from the file its <code>tokenFile</code> names.
         </p>
       )}
       <form

@@ -151,7 +151,7 @@ export function NewTask({ api, onSent }: { api: Api; onSent: (id: string) => voi
           void send();
         }}
       >
-        <label for="new-input">Envelope or input file (JSON, as `validate` takes it)</label>
+        <label for="new-input">Envelope or input file (JSON, as validate takes it)</label>
         <textarea
           id="new-input"
           ref={area}

@@ -10,12 +10,20 @@ export interface SseEvent {
 
 export class SseParser {
   private buffer = "";
+  private cr = "";
   /** Where the search for the next blank line resumes: a large event arriving in pieces is scanned once. */
   private scanned = 0;
 
   /** The events completed by `text`, in order. */
   push(text: string): SseEvent[] {
-    this.buffer += text.includes("\r") ? text.replace(/\r\n?/g, "\n") : text;
+    // A CR at the end of a chunk may be the first half of a CRLF: it waits for the next chunk.
+    let chunk = this.cr + text;
+    this.cr = "";
+    if (chunk.endsWith("\r")) {
+      this.cr = "\r";
+      chunk = chunk.slice(0, -1);
+    }
+    this.buffer += chunk.includes("\r") ? chunk.replace(/\r\n?/g, "\n") : chunk;
     const events: SseEvent[] = [];
     let from = 0;
     for (;;) {
