@@ -1,8 +1,13 @@
-// Bench runner: prints the number of lines its message text names (default 100 000), "line N of M" each with a
-// colour every tenth line, as fast as backpressure allows, then exits 0.
+// Bench runner: asks "Start? [y/N] ", and on a line prints the number of lines its message text names (default
+// 100 000), "line N of M", every tenth in colour, as fast as backpressure allows, then exits 0. The question lets the
+// console's task view be open before the first line (scripts/bench/console.mjs).
 import { once } from "node:events";
+import { createInterface } from "node:readline";
 
 const total = Number(process.env.AIWG_A2A_MESSAGE) || 100_000;
+process.stdout.write("Start? [y/N] ");
+await once(createInterface({ input: process.stdin }), "line");
+process.stdout.write("\n");
 let n = 0;
 while (n < total) {
   let chunk = "";
@@ -12,3 +17,4 @@ while (n < total) {
   }
   if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
 }
+process.exit(0);
