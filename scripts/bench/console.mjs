@@ -38,7 +38,9 @@ async function firstRender(browser, bridge, reps) {
     });
     consoleMs.push(await live.evaluate(() => performance.now()));
     await context.close();
-    log(`console first render ${i + 1}/${reps}: ${consoleMs.at(-1).toFixed(0)} ms, static ${staticMs.at(-1).toFixed(0)} ms`);
+    log(
+      `console first render ${i + 1}/${reps}: ${consoleMs.at(-1).toFixed(0)} ms, static ${staticMs.at(-1).toFixed(0)} ms`,
+    );
   }
   return { console: median(consoleMs), static: median(staticMs) };
 }
@@ -50,7 +52,9 @@ async function outputLines(browser, bridge, lines) {
     await page.goto(bridge.start.console);
     const body = send10("lines", { returnImmediately: true, text: String(lines) });
     body.message.metadata["https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1"].input_mode = "text-line";
-    const response = await bridge.open("POST", "/a2a/rest/message:send", body, undefined, { "A2A-Extensions": HITL_URI });
+    const response = await bridge.open("POST", "/a2a/rest/message:send", body, undefined, {
+      "A2A-Extensions": HITL_URI,
+    });
     let text = "";
     for await (const chunk of response) text += chunk;
     const id = JSON.parse(text).task.id;
@@ -64,10 +68,14 @@ async function outputLines(browser, bridge, lines) {
       window.__t0 = performance.now();
     });
     await page.getByRole("button", { name: "Answer y (yes)" }).click();
-    await page.waitForFunction((n) => Number(document.querySelector(".output")?.getAttribute("data-lines")) >= n, lines, {
-      polling: "raf",
-      timeout: 120000,
-    });
+    await page.waitForFunction(
+      (n) => Number(document.querySelector(".output")?.getAttribute("data-lines")) >= n,
+      lines,
+      {
+        polling: "raf",
+        timeout: 120000,
+      },
+    );
     const { elapsed, longest } = await page.evaluate(() => ({
       elapsed: performance.now() - window.__t0,
       longest: window.__longest,
@@ -89,7 +97,9 @@ export async function consoleFigures({ quick }) {
     for (let i = 0; i < 50; i++) await bridge.json("POST", "/a2a/rest/message:send", send10("noop"));
     const render = await firstRender(browser, bridge, reps);
     const output = await outputLines(browser, bridge, lines);
-    log(`console output: ${lines} lines in ${output.elapsed.toFixed(0)} ms, longest task ${output.longest.toFixed(0)} ms`);
+    log(
+      `console output: ${lines} lines in ${output.elapsed.toFixed(0)} ms, longest task ${output.longest.toFixed(0)} ms`,
+    );
     const ratio = render.console / render.static;
     return [
       {
