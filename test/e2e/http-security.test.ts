@@ -24,7 +24,8 @@ const A2A_ROUTES: Array<[string, string, unknown?]> = [
   ["GET", "/a2a/rest/tasks/some-id/pushNotificationConfigs"],
   ["GET", "/a2a/rest/extendedAgentCard"],
 ];
-const OPEN_ROUTES = ["/.well-known/agent-card.json", "/healthz"];
+// The console's page and assets need no token either (CONTRACT section 10), but pass the same checks.
+const OPEN_ROUTES = ["/.well-known/agent-card.json", "/healthz", "/", "/assets/console.js"];
 
 describe("serve --http: start line, card, health", () => {
   let server: HttpServer;
