@@ -120,6 +120,16 @@ describe("the operator console in a browser", { skip: NO_BROWSER, timeout: 120_0
     assertClean(watch, "canceling");
   });
 
+  it("a failed task shows its fail kind, exit code and stderr", async () => {
+    const id = await sendFromElsewhere(server, "exit3");
+    await page.locator(`[data-task-id="${id}"]`).click(WAIT);
+    await page.locator('[data-field="state"]').getByText("failed").waitFor(WAIT);
+    await page.locator('[data-field="fail_kind"]').getByText("application").waitFor(WAIT);
+    await page.locator('[data-field="exit_code"]').getByText("3").waitFor(WAIT);
+    await page.locator(".out-stderr").getByText("failing").waitFor(WAIT);
+    assertClean(watch, "showing a failure");
+  });
+
   it("checks a pasted envelope in the page, shows its problems at their fields, then sends a valid one and follows it", async () => {
     await page.getByRole("button", { name: "New task" }).click();
     const input = page.getByLabel("Envelope or input file");
