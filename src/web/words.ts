@@ -28,6 +28,7 @@ export function answerRefusal(error: {
   message: string;
 }): string {
   const why = error.metadata.reason;
+  if (why === "delivery_failed") return "Not delivered: the command no longer reads its input.";
   if (error.reason === "HITL_ALREADY_ANSWERED_OR_UNKNOWN" || error.http === 409) {
     if (why === "deadline_passed") return "Not sent: the deadline of this prompt has passed.";
     if (why === "no_live_binding") return "Not sent: the command is no longer running in this server.";
@@ -39,7 +40,6 @@ export function answerRefusal(error: {
     const details = error.violations.map((violation) => violation.description).filter(Boolean);
     return `Not sent: the answer text is invalid${details.length > 0 ? `: ${details.join("; ")}` : ""}.`;
   }
-  if (why === "delivery_failed") return "Not delivered: the command no longer reads its input.";
   return `Not sent: ${error.message}`;
 }
 

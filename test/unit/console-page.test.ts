@@ -78,13 +78,14 @@ describe("console: output as lines", () => {
     assert.equal(output.line(99)?.text, "line 999");
   });
 
-  it("takes 100 000 lines in well under a second", () => {
+  it("takes 100 000 coloured lines in chunks of any size (the speed is a bench figure: console_output_lines_per_s)", () => {
     const output = new OutputLines();
-    const chunk = Array.from({ length: 1000 }, (_, n) => `\u001b[32mline ${n}\u001b[0m`).join("\n");
-    const t0 = performance.now();
-    for (let n = 0; n < 100; n++) output.append("stdout", `${chunk}\n`);
+    const text = Array.from({ length: 100_000 }, (_, n) => `\u001b[32mline ${n}\u001b[0m\n`).join("");
+    for (let at = 0, size = 1; at < text.length; at += size, size = (size * 7 + 3) % 70_000)
+      output.append("stdout", text.slice(at, at + size));
     assert.equal(output.completed, 100_000);
-    assert.ok(performance.now() - t0 < 1000);
+    assert.equal(output.line(99_999)?.text, "\u001b[32mline 99999\u001b[0m");
+    assert.equal(output.line(99_999)?.sgr, "");
   });
 });
 
@@ -187,6 +188,7 @@ describe("console: an answer's refusal in words", () => {
     );
     assert.match(answerRefusal(refusal(409, "HITL_ALREADY_ANSWERED_OR_UNKNOWN", "deadline_passed")), /deadline/);
     assert.match(answerRefusal(refusal(422, "HITL_RESPONSE_INVALID")), /invalid: expected no control character/);
+    assert.match(answerRefusal(refusal(409, "HITL_ALREADY_ANSWERED_OR_UNKNOWN", "delivery_failed")), /no longer reads/);
   });
 });
 
