@@ -2,9 +2,10 @@
 // `npm run bench`: measures the built CLI against baselines taken in the same run and prints one JSON object
 // per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
 // Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput,
-// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, http-sse, http-streams, push, idempotency).
+// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, http-sse, http-streams, push, idempotency, console).
 import { existsSync, readFileSync } from "node:fs";
 import { concurrency } from "./bench/concurrency.mjs";
+import { consoleFigures } from "./bench/console.mjs";
 import { containmentEnd } from "./bench/containment.mjs";
 import { dispatchOverhead } from "./bench/dispatch.mjs";
 import { httpDispatchOverhead } from "./bench/http-dispatch.mjs";
@@ -35,6 +36,7 @@ const GROUPS = {
   "http-streams": httpIdleStreams,
   push,
   idempotency,
+  console: consoleFigures,
 };
 
 const argv = process.argv.slice(2);

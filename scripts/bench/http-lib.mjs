@@ -79,10 +79,10 @@ export class HttpBridge {
     this.headers = { Authorization: `Bearer ${this.token}`, "Content-Type": "application/json" };
   }
 
-  /** Opens a request; resolves with the response (not yet read). */
-  open(method, path, body, agent = this.agent) {
+  /** Opens a request; resolves with the response (not yet read). `headers` adds to the bearer and JSON ones. */
+  open(method, path, body, agent = this.agent, headers = {}) {
     return new Promise((resolve, reject) => {
-      const req = request(new URL(path, this.url), { method, headers: this.headers, agent });
+      const req = request(new URL(path, this.url), { method, headers: { ...this.headers, ...headers }, agent });
       req.once("response", resolve);
       req.once("error", reject);
       req.end(body === undefined ? undefined : JSON.stringify(body));

@@ -4,6 +4,7 @@ import { closest } from "./edit-distance.js";
 import { COMMAND_PREFIX, MAX_REQUEST_BYTES, MAX_TIMEOUT_SECONDS, REQUEST_RULES } from "./envelope-schema.js";
 import { joinPointer } from "./json-pointer.js";
 import { ADAPTER_NAME, MODES } from "./uris.js";
+import { utf8Length } from "./utf8-length.js";
 
 export interface Problem {
   path: string;
@@ -138,7 +139,7 @@ function describe(issue: v.BaseIssue<unknown>): { code: string; message: string 
     case "max_bytes":
       return {
         code: "request_too_long",
-        message: `expected at most ${MAX_REQUEST_BYTES} bytes, found ${Buffer.byteLength(String(input))}`,
+        message: `expected at most ${MAX_REQUEST_BYTES} bytes, found ${utf8Length(String(input))}`,
       };
     case "regex": {
       const rule = REQUEST_RULES.find((r) => r.regex === issue.requirement);

@@ -3,6 +3,7 @@
 import { joinPointer } from "./json-pointer.js";
 import { isRecord } from "./json-value.js";
 import type { Problem } from "./problems.js";
+import { utf8Length } from "./utf8-length.js";
 
 /** The joined text (AIWG_A2A_MESSAGE), in UTF-8 bytes. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
@@ -41,7 +42,7 @@ export function startLimitProblems(message: unknown, path: string): Problem[] {
   });
   const texts = joinedText(parts);
   // Counted without building the joined string: one newline between texts.
-  const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text, "utf8"), Math.max(0, texts.length - 1));
+  const bytes = texts.reduce((sum, text) => sum + utf8Length(text), Math.max(0, texts.length - 1));
   if (bytes > MAX_MESSAGE_BYTES) {
     problems.push({
       path: partsPath,

@@ -8,6 +8,7 @@ import type { CallContext } from "../jsonrpc/methods.js";
 import { notFound, refusal } from "./answers.js";
 import { bearer } from "./auth.js";
 import { cardCaching } from "./card-cache.js";
+import { consoleRoutes } from "./console/routes.js";
 import { hostGuard, originGuards } from "./guards.js";
 import { jsonRpcHandler } from "./jsonrpc.js";
 import { gateBodies } from "./request-gate.js";
@@ -47,6 +48,7 @@ export function createApp(options: AppOptions): Hono {
     return c.json(card, 200, { "Cache-Control": CARD_CACHE });
   });
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  consoleRoutes(app);
 
   if (options.token !== undefined) app.use("/a2a/*", bearer(options.token));
   const { authenticated } = options;

@@ -36,12 +36,20 @@ export function parseOrigin(value: string): string | undefined {
   return value.replace(/\/$/, "").toLowerCase() === url.origin ? url.origin : undefined;
 }
 
+/**
+ * The server's own origin: the scheme, host and port it was reached at, which the operator console's requests carry
+ * (CONTRACT 8.1, section 10). The Host has passed hostGuard, so it names this server.
+ */
+export function isOwnOrigin(origin: string, host: string | undefined): boolean {
+  return host !== undefined && origin.toLowerCase() === `http://${host.toLowerCase()}`;
+}
+
 /** Refuses a foreign Origin; for an allowed one, CORS headers and answers to preflight requests. */
 export function originGuards(origins: readonly string[]): MiddlewareHandler[] {
   const allowed = new Set(origins);
   const guard: MiddlewareHandler = async (c, next) => {
     const origin = c.req.header("origin");
-    if (origin !== undefined && !allowed.has(origin.toLowerCase()))
+    if (origin !== undefined && !allowed.has(origin.toLowerCase()) && !isOwnOrigin(origin, c.req.header("host")))
       return refusal(403, "PERMISSION_DENIED", `Origin ${origin} is not allowed (see --allow-origin)`);
     await next();
   };

@@ -99,9 +99,10 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
   }
   for (const host of allowedHosts(options.host, port)) hosts.add(host);
   const url = baseUrl(options.host, port);
-  io.stdout.write(
-    `${JSON.stringify({ url, agentCard: `${url}/.well-known/agent-card.json`, tokenFile: token?.file ?? null })}\n`,
-  );
+  // The console's address carries the token in its fragment, which a browser never sends (CONTRACT section 10).
+  const consoleUrl = token ? `${url}/#token=${encodeURIComponent(token.value)}` : `${url}/`;
+  const agentCard = `${url}/.well-known/agent-card.json`;
+  io.stdout.write(`${JSON.stringify({ url, agentCard, tokenFile: token?.file ?? null, console: consoleUrl })}\n`);
   log(`containment: ${dispatcher.containmentKind}`);
   log(
     `serving A2A on ${url} (instance ${dispatcher.instanceId}, workspace ${resolve(options.workspace)}, ` +

@@ -24,7 +24,8 @@ const A2A_ROUTES: Array<[string, string, unknown?]> = [
   ["GET", "/a2a/rest/tasks/some-id/pushNotificationConfigs"],
   ["GET", "/a2a/rest/extendedAgentCard"],
 ];
-const OPEN_ROUTES = ["/.well-known/agent-card.json", "/healthz"];
+// The console's page and assets need no token either (CONTRACT section 10), but pass the same checks.
+const OPEN_ROUTES = ["/.well-known/agent-card.json", "/healthz", "/", "/assets/console.js"];
 
 describe("serve --http: start line, card, health", () => {
   let server: HttpServer;
@@ -156,7 +157,9 @@ describe("serve --http: bearer token, Host, Origin", () => {
   });
 
   it("an Origin not allowed: 403 on every route; no CORS headers anywhere", async () => {
-    for (const origin of ["https://evil.example", "null", server.url]) {
+    // The server's own origin is allowed (the console's requests carry it: test/e2e/console-http.test.ts); the same
+    // host on another port is another origin.
+    for (const origin of ["https://evil.example", "null", server.url.replace(/:\d+$/, ":1")]) {
       for (const path of OPEN_ROUTES) {
         const answer = await server.fetch(path, { headers: { Origin: origin } });
         assertStatus(answer, 403, "PERMISSION_DENIED");

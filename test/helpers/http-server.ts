@@ -13,6 +13,8 @@ export interface StartLine {
   url: string;
   agentCard: string;
   tokenFile: string | null;
+  /** The operator console's address, with the token in its fragment (CONTRACT section 10). */
+  console: string;
 }
 
 export interface HttpAnswer {
