@@ -3,7 +3,7 @@
 // reads stdin.
 import type { Server } from "node:http";
 import { resolve } from "node:path";
-import { EXIT } from "../commands/exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
 import { createRuntime, type RuntimeOptions } from "../jsonrpc/runtime.js";
 import { createApp } from "./app.js";

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { A2aService } from "../a2a/service.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/dispatcher.js";
 import type { TaskStore } from "../core/store.js";
+import { MemoryStore } from "../store/memory.js";
 import { openStateStore } from "../store/open.js";
 import { createMethods } from "./methods.js";
 
@@ -31,7 +32,7 @@ export async function createRuntime(
   log: (line: string) => void,
 ): Promise<Runtime | { error: string; exitCode: number }> {
   const outputLimit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
-  let store: TaskStore | undefined;
+  let store: TaskStore = new MemoryStore();
   if (options.stateDir) {
     // The SQLite store is loaded only here, so commands without --state-dir start as fast as before.
     const opened = await openStateStore(options.stateDir, { outputLimit, log });
@@ -43,11 +44,11 @@ export async function createRuntime(
     maxConcurrent: options.maxConcurrent,
     outputLimitBytes: outputLimit,
     ...(options.instance ? { instanceId: options.instance } : {}),
-    ...(store ? { store } : {}),
+    store,
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
     onListenerError: (error) => log(`internal error while sending an event: ${(error as Error)?.stack ?? error}`),
   });
   const service = new A2aService(dispatcher);
   const methods = createMethods({ service, version: options.version, log });
-  return { dispatcher, service, methods, close: () => store?.close?.() };
+  return { dispatcher, service, methods, close: () => store.close?.() };
 }

@@ -9,6 +9,7 @@ import { Dispatcher, type TaskView } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
 import { CoreError } from "../../src/core/errors.js";
 import type { TaskState } from "../../src/core/task.js";
+import { MemoryStore } from "../../src/store/memory.js";
 import { FIXTURES } from "../helpers/cli.js";
 
 const envelope = (name: string, timeoutSeconds: number, textLine = false) =>
@@ -37,7 +38,12 @@ async function endOf(dispatcher: Dispatcher, id: string): Promise<TaskView> {
 const notCancelable = (error: unknown) => error instanceof CoreError && error.code === "task_not_cancelable";
 
 describe("Dispatcher: stops that come too late", { timeout: 30_000 }, () => {
-  const dispatcher = new Dispatcher({ workspace: FIXTURES, settleMs: 100, killGraceMs: 1500 });
+  const dispatcher = new Dispatcher({
+    store: new MemoryStore(),
+    workspace: FIXTURES,
+    settleMs: 100,
+    killGraceMs: 1500,
+  });
   after(() => dispatcher.shutdown());
 
   it("a cancel after the deadline is refused, and the task fails as timed out", async () => {
@@ -95,7 +101,7 @@ describe("Dispatcher: a task that waited is placed again when it starts", { time
   const workspace = mkdtempSync(join(tmpdir(), "adapter-command-wait-"));
   cpSync(join(FIXTURES, "ok"), join(workspace, "ok"), { recursive: true });
   cpSync(join(FIXTURES, "sleep300"), join(workspace, "sleep300"), { recursive: true });
-  const dispatcher = new Dispatcher({ workspace, maxConcurrent: 1 });
+  const dispatcher = new Dispatcher({ store: new MemoryStore(), workspace, maxConcurrent: 1 });
   after(async () => {
     await dispatcher.shutdown();
     rmSync(workspace, { recursive: true, force: true });

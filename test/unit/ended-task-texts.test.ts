@@ -10,6 +10,7 @@ import { analyzeInput } from "../../src/core/envelope.js";
 import { EndedTaskTexts } from "../../src/jsonrpc/ended-task-texts.js";
 import { JsonText, responseJson } from "../../src/jsonrpc/json-text.js";
 import { createMethods } from "../../src/jsonrpc/methods.js";
+import { MemoryStore } from "../../src/store/memory.js";
 
 const view = (id: string, state: TaskView["state"], updatedAt = "t1") => ({ id, state, updatedAt }) as TaskView;
 
@@ -76,7 +77,7 @@ describe("JsonText in a JSON-RPC answer", () => {
 
 describe("GetTask and tasks/get of an ended task", () => {
   it("answer kept text equal to a fresh encoding, per family and historyLength", async () => {
-    const dispatcher = new Dispatcher({ workspace: process.cwd() });
+    const dispatcher = new Dispatcher({ store: new MemoryStore(), workspace: process.cwd() });
     const task = dispatcher.submit({
       analysis: analyzeInput({ role: "user", parts: [{ kind: "text", text: "hi" }] }),
       hitlActivated: false,

@@ -9,6 +9,7 @@ import { analyzeInput } from "../../src/core/envelope.js";
 import { HITL_URI } from "../../src/core/uris.js";
 import { createMethods } from "../../src/jsonrpc/methods.js";
 import { StreamReply } from "../../src/jsonrpc/stream-reply.js";
+import { MemoryStore } from "../../src/store/memory.js";
 
 const withService = (service: Record<string, unknown>) => ({ metadata: { "a2a-service-parameters": service } });
 
@@ -22,7 +23,7 @@ describe("activatedExtensions", () => {
 
 describe("message/stream of an answer, when the task ends before the stream starts", () => {
   it("the stream still gets the task's final status event", async () => {
-    const dispatcher = new Dispatcher({ workspace: process.cwd() });
+    const dispatcher = new Dispatcher({ store: new MemoryStore(), workspace: process.cwd() });
     const echo = dispatcher.submit({
       analysis: analyzeInput({ role: "user", parts: [{ kind: "text", text: "hi" }] }),
       hitlActivated: false,
@@ -65,7 +66,7 @@ function serverOver(dispatcher: Dispatcher) {
 }
 
 describe("params errors: JSON Pointers into params, and words that say what was expected", () => {
-  const call = serverOver(new Dispatcher({ workspace: process.cwd() }));
+  const call = serverOver(new Dispatcher({ store: new MemoryStore(), workspace: process.cwd() }));
 
   for (const method of ["tasks/get", "tasks/cancel", "tasks/resubscribe"]) {
     it(`${method} without an id: expected a string, at /id`, async () => {
@@ -112,7 +113,12 @@ describe("params errors: JSON Pointers into params, and words that say what was 
 
 describe("a full queue is -32000 server busy, data.reason queue_full (CONTRACT 5.5)", () => {
   it("with one slot in the queue, the second task waiting is refused", async () => {
-    const dispatcher = new Dispatcher({ workspace: process.cwd(), maxConcurrent: 1, maxQueued: 1 });
+    const dispatcher = new Dispatcher({
+      store: new MemoryStore(),
+      workspace: process.cwd(),
+      maxConcurrent: 1,
+      maxQueued: 1,
+    });
     const call = serverOver(dispatcher);
     const send = (text: string) =>
       call("message/send", {
