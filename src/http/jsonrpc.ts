@@ -7,15 +7,15 @@ import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { ServiceParams } from "../a2a/service-params.js";
 import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
 import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
+import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
 import { responseJson } from "../jsonrpc/json-text.js";
 import { type CallContext, STREAMING_METHODS } from "../jsonrpc/methods.js";
 import { errorResponse, notARequest } from "../jsonrpc/requests.js";
-import { StreamReply } from "../jsonrpc/stream-reply.js";
 import { bodyText, isJsonMediaType } from "./answers.js";
 import { echoExtensions, serviceParamsOf } from "./service-headers.js";
-import { replySource, sseAnswer } from "./sse.js";
+import { sseAnswer } from "./sse.js";
 
 /** As on stdio (CONTRACT 5.1). */
 const MAX_BATCH = 1000;
@@ -74,7 +74,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
       log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
       return JSON.stringify(errorResponse(response.id, A2A_CODES.internal, "Internal error"));
     };
-    return sseAnswer(c, replySource(reply, wrap, errorData), options.keepAliveMs);
+    return sseAnswer(c, reply, { wrap, errorData, keepAliveMs: options.keepAliveMs });
   };
 
   return async (c) => {

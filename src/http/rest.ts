@@ -4,12 +4,12 @@
 import { type Context, Hono } from "hono";
 import type { JSONRPCServer } from "json-rpc-2.0";
 import { httpError, restErrorOf, restErrorOfRpc } from "../a2a/v1_0/errors.js";
+import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
 import type { CallContext } from "../jsonrpc/methods.js";
-import { StreamReply } from "../jsonrpc/stream-reply.js";
 import { bodyText, hasBody, isJsonMediaType, json, notFound, statusAnswer } from "./answers.js";
 import { echoExtensions, serviceParamsOf } from "./service-headers.js";
-import { replySource, sseAnswer } from "./sse.js";
+import { sseAnswer } from "./sse.js";
 
 export interface RestOptions {
   methods: JSONRPCServer<CallContext>;
@@ -60,7 +60,7 @@ export function restRoutes(options: RestOptions): Hono {
       log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
       return JSON.stringify(httpError(500, "INTERNAL", "internal error while following the task"));
     };
-    return sseAnswer(c, replySource(result, { head: "", tail: "" }, errorData), options.keepAliveMs);
+    return sseAnswer(c, result, { wrap: { head: "", tail: "" }, errorData, keepAliveMs: options.keepAliveMs });
   };
 
   /** The request's JSON body as params (an empty body is `{}`), or the refusal of a body that is not JSON. */

@@ -13,18 +13,18 @@ import {
   recognisedExtensions,
   type ServiceParams,
 } from "../a2a/service-params.js";
-import { itemJson03, itemJson10, streamItem03, streamItem10 } from "../a2a/stream-json.js";
-import type { StopRule, StreamItem, TaskStream } from "../a2a/task-stream.js";
+import type { StopRule, TaskStream } from "../a2a/task-stream.js";
 import * as v03 from "../a2a/v0_3/codec.js";
 import { listRequest03, sendRequestOf as send03 } from "../a2a/v0_3/decode.js";
 import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
 import * as v10 from "../a2a/v1_0/codec.js";
 import { getRequest10, listRequest10, sendRequestOf as send10 } from "../a2a/v1_0/decode.js";
 import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
+import { encode03, encode10 } from "../a2a/wire/encode.js";
+import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
 import type { TaskView } from "../core/task-record.js";
 import { EndedTaskTexts } from "./ended-task-texts.js";
-import { StreamReply } from "./stream-reply.js";
 
 /** Per request: what the binding knows beyond the params (HTTP headers; none on stdio). */
 export interface CallContext {
@@ -48,21 +48,6 @@ export const STREAMING_METHODS = new Set([
 ]);
 
 type Method = (params: unknown, context: CallContext) => unknown;
-
-/** The items after the first, mapped into wire shapes (items that map to nothing are skipped). */
-function rest(stream: TaskStream, map: (item: StreamItem) => unknown): AsyncIterator<unknown> {
-  return {
-    async next() {
-      for (;;) {
-        const step = await stream.next();
-        if (step.done) return step;
-        const value = map(step.value);
-        if (value !== undefined) return { value, done: false };
-      }
-    },
-    return: () => stream.return(),
-  };
-}
 
 async function firstTask(stream: TaskStream): Promise<TaskView> {
   const first = await stream.next();
@@ -99,14 +84,12 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   const stream03 = async (stream: Promise<TaskStream> | TaskStream) => {
     const opened = await stream;
     const task = await firstTask(opened);
-    const map = (item: StreamItem) => (item.type === "task" ? undefined : streamItem03(item));
-    return new StreamReply(task.id, v03.taskOf(task), rest(opened, map), itemJson03, "0.3");
+    return new StreamReply(task.id, v03.taskOf(task), opened, encode03, "0.3");
   };
   const stream10 = async (stream: Promise<TaskStream> | TaskStream) => {
     const opened = await stream;
     const task = await firstTask(opened);
-    const map = (item: StreamItem) => (item.type === "task" ? { task: v10.taskOf(item.task) } : streamItem10(item));
-    return new StreamReply(task.id, { task: v10.taskOf(task) }, rest(opened, map), itemJson10, "1.0");
+    return new StreamReply(task.id, { task: v10.taskOf(task) }, opened, encode10, "1.0");
   };
   const ended: StopRule = "ended";
   const endedOrInput: StopRule = "ended-or-input";

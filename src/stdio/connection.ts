@@ -3,6 +3,8 @@
 // request's result, and its other items follow as `tasks/event` notifications (CONTRACT 7.3).
 import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
+import type { Framing } from "../a2a/wire/encode.js";
+import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "../core/json-value.js";
 import type { Problem } from "../core/problems.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
@@ -11,10 +13,9 @@ import { responseJson } from "../jsonrpc/json-text.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { errorResponse, idInHead, notARequest } from "../jsonrpc/requests.js";
 import { sendDuplicates } from "../jsonrpc/send-duplicates.js";
-import { StreamReply } from "../jsonrpc/stream-reply.js";
 
-/** What comes before a stream's item in the `tasks/event` notification that carries it (CONTRACT 5.4, 7.3). */
-const NOTIFICATION_HEAD = `{"jsonrpc":"2.0","method":"tasks/event","params":`;
+/** The `tasks/event` notification that carries a stream's item, one line each (CONTRACT 5.4, 7.3). */
+const NOTIFICATION: Framing = { head: `{"jsonrpc":"2.0","method":"tasks/event","params":`, tail: "}\n" };
 
 export const MAX_BATCH = 1000;
 
@@ -142,9 +143,9 @@ export class StdioConnection {
       try {
         for (;;) {
           if (this.sink.isFull) await this.sink.drained();
-          const step = await reply.rest.next();
-          if (step.done) break;
-          this.sink.sendAll([reply.encode(step.value, NOTIFICATION_HEAD, "}\n")]);
+          const line = await reply.next(NOTIFICATION);
+          if (line === undefined) break;
+          this.sink.sendAll([line]);
         }
       } catch (error) {
         this.options.log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);

@@ -4,11 +4,11 @@ import { describe, it } from "node:test";
 import { A2aService } from "../../src/a2a/service.js";
 import { activatedExtensions } from "../../src/a2a/service-params.js";
 import type { WireEvent } from "../../src/a2a/v0_3/codec.js";
+import { StreamReply } from "../../src/a2a/wire/stream-reply.js";
 import { Dispatcher } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
 import { HITL_URI } from "../../src/core/uris.js";
 import { createMethods } from "../../src/jsonrpc/methods.js";
-import { StreamReply } from "../../src/jsonrpc/stream-reply.js";
 import { MemoryStore } from "../../src/store/memory.js";
 
 const withService = (service: Record<string, unknown>) => ({ metadata: { "a2a-service-parameters": service } });
@@ -48,8 +48,9 @@ describe("message/stream of an answer, when the task ends before the stream star
     const reply = response?.result as StreamReply;
     assert.ok(reply instanceof StreamReply);
     assert.equal((reply.first as { status: { state: string } }).status.state, "completed");
-    for (let step = await reply.rest.next(); !step.done; step = await reply.rest.next())
-      events.push(step.value as WireEvent);
+    const bare = { head: "", tail: "" };
+    for (let json = await reply.next(bare); json !== undefined; json = await reply.next(bare))
+      events.push(JSON.parse(String(json)) as WireEvent);
     assert.deepEqual(
       events.map((e) => [e.kind, e.kind === "status-update" && e.final]),
       [["status-update", true]],
