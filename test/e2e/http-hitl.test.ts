@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { assertA2a } from "../helpers/a2a-schema-card.js";
+import { assertV1 } from "../helpers/a2a-schema.js";
 import { answer10, assertStatus, HITL_URI, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 import type { Wire } from "../helpers/wire.js";
 
@@ -28,7 +28,7 @@ function rest(server: HttpServer): Binding {
         headers: { "A2A-Extensions": HITL_URI },
       });
       if (answer.status === 200) {
-        assertA2a("Send Message Response", answer.body);
+        assertV1("Send Message Response", answer.body);
         return { task: answer.body.task };
       }
       const info = assertStatus(answer, answer.status, answer.body.error.status);
@@ -50,7 +50,7 @@ function jsonRpc(server: HttpServer): Binding {
     async send(body) {
       const response = await server.rpc("SendMessage", body, { "A2A-Extensions": HITL_URI });
       if (response.result) {
-        assertA2a("Send Message Response", response.result);
+        assertV1("Send Message Response", response.result);
         return { task: response.result.task };
       }
       const info = response.error.data.find((d: Wire) => d["@type"].endsWith("ErrorInfo"));
@@ -94,7 +94,7 @@ async function roundTrip(binding: Binding, expect: { invalid: number; unknown: n
 
   // 3. A valid answer through SendStreamingMessage: the stream follows the task to its next prompt.
   const events = await binding.stream(answer10(task, first, { text: "a" }));
-  for (const event of events) assertA2a("Stream Response", event);
+  for (const event of events) assertV1("Stream Response", event);
   assert.equal(events[0].task.id, task.id);
   const last = events.at(-1);
   assert.equal(last.statusUpdate.status.state, "TASK_STATE_INPUT_REQUIRED");
@@ -117,7 +117,7 @@ async function roundTrip(binding: Binding, expect: { invalid: number; unknown: n
     if (ended.status.state === "TASK_STATE_COMPLETED") break;
     await sleep(50);
   }
-  assertA2a("Task", ended);
+  assertV1("Task", ended);
   assert.equal(ended.status.state, "TASK_STATE_COMPLETED");
   const stdout = ended.artifacts.find((a: Wire) => a.artifactId === "stdout");
   assert.match(stdout.parts.map((p: Wire) => p.text).join(""), /answers: a,b\n$/);
