@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench`: measures the built CLI against baselines taken in the same run and prints one JSON object
 // per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
-// Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput,
+// Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput, shapes,
 // prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, http-sse, http-streams, push, idempotency, console).
 import { existsSync, readFileSync } from "node:fs";
 import { concurrency } from "./bench/concurrency.mjs";
@@ -18,12 +18,14 @@ import { memory } from "./bench/memory.mjs";
 import { promptLatency } from "./bench/prompt.mjs";
 import { push } from "./bench/push.mjs";
 import { screen } from "./bench/screen.mjs";
+import { streamShapes } from "./bench/shapes.mjs";
 import { startup } from "./bench/startup.mjs";
 import { throughput } from "./bench/throughput.mjs";
 
 const GROUPS = {
   dispatch: dispatchOverhead,
   throughput,
+  shapes: streamShapes,
   prompt: promptLatency,
   startup,
   screen,

@@ -1,8 +1,8 @@
 // The command-line program: the one place where the parts are wired together, and results become exit codes.
 import { readFileSync, statSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { EXIT } from "./commands/exit-codes.js";
 import type { RunOptions } from "./commands/run.js";
+import { EXIT } from "./exit-codes.js";
 import type { HttpServeOptions } from "./http/serve.js";
 import type { ServeOptions } from "./stdio/serve.js";
 

@@ -95,11 +95,13 @@ async function throughBridge(tasks) {
 async function markerInProcess(tasks) {
   const dist = (path) => new URL(`../../dist/core/${path}`, import.meta.url).href;
   const { Dispatcher } = await import(dist("dispatcher.js"));
+  const { MemoryStore } = await import(new URL("../../dist/store/memory.js", import.meta.url).href);
   const { analyzeInput } = await import(dist("envelope.js"));
   const { markerGuard } = await import(dist("containment/marker-guard.js"));
   const { REAL_HOST } = await import(dist("containment/host.js"));
   const { Watchdog } = await import(dist("containment/watchdog.js"));
   const dispatcher = new Dispatcher({
+    store: new MemoryStore(),
     workspace: WORKSPACE,
     containment: { guard: markerGuard(REAL_HOST), host: REAL_HOST, watchdog: new Watchdog() },
   });

@@ -29,11 +29,12 @@ export function send10(name, { returnImmediately = false, timeoutSeconds = 600, 
  * (`--cpu-prof --cpu-prof-dir=DIR` to profile it).
  */
 export class HttpBridge {
-  constructor(args = [], { env } = {}) {
+  constructor(args = [], { env, nodeFlags = [] } = {}) {
     this.child = track(
       spawn(
         process.execPath,
         [
+          ...nodeFlags,
           ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(" ") : []),
           BIN,
           "serve",
@@ -164,7 +165,10 @@ export async function autocannon(
   const code = await new Promise((resolve) => child.once("close", resolve));
   if (code !== 0) throw new Error(`autocannon exited ${code}: ${err}`);
   // With a warm-up, autocannon prints the warm-up's summary first: the last line is the measured one.
-  const result = JSON.parse(out.trim().split("\n").at(-1));
+  const lines = out.trim().split("\n");
+  const result = JSON.parse(lines.at(-1));
+  // Every request answered, warm-up included: what a server's CPU time over the whole run is divided by.
+  result.allRequests = lines.reduce((sum, line) => sum + (JSON.parse(line).requests?.total ?? 0), 0);
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`autocannon: ${result.non2xx} non-2xx answers, ${result.errors} errors against ${url}`);
   return result;

@@ -142,10 +142,13 @@ export function answerParams(task, promptId, text) {
  * One `adapter-command serve --stdio` process. Every stdout line is parsed; responses settle `request` promises,
  * `tasks/event` notifications go to the listeners added with `onEvent`.
  */
-/** One `serve --stdio`; BENCH_NODE_FLAGS adds node flags to it (`--cpu-prof --cpu-prof-dir=DIR` to profile it). */
+/**
+ * One `serve --stdio`; `nodeFlags` and BENCH_NODE_FLAGS add node flags to it (`--cpu-prof --cpu-prof-dir=DIR` to
+ * profile it).
+ */
 export class Bridge {
-  constructor(args = [], { env } = {}) {
-    const flags = process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(" ") : [];
+  constructor(args = [], { env, nodeFlags = [] } = {}) {
+    const flags = [...nodeFlags, ...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(" ") : [])];
     this.child = track(
       spawn(process.execPath, [...flags, BIN, "serve", "--stdio", "--workspace", WORKSPACE, ...args], {
         cwd: ROOT,

@@ -4,6 +4,7 @@ import { isUtf8 } from "node:buffer";
 import { constants, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
 import type { Problem } from "../core/problems.js";
+import { kindOf } from "../io/file-kind.js";
 import { errnoWords } from "./errno-words.js";
 
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -13,16 +14,6 @@ export type InputText =
   | { ok: true; text: string }
   /** Could not be read, or read and found too large or not UTF-8: either way there is no text to analyse. */
   | { ok: false; problem: Problem };
-
-/** What a path is when it is not a regular file, in words. */
-export function kindOf(stats: Stats): string {
-  if (stats.isDirectory()) return "a directory";
-  if (stats.isFIFO()) return "a FIFO (named pipe)";
-  if (stats.isCharacterDevice()) return "a character device";
-  if (stats.isBlockDevice()) return "a block device";
-  if (stats.isSocket()) return "a socket";
-  return "something that is not a regular file";
-}
 
 const unreadable = (error: unknown): InputText => ({
   ok: false,

@@ -5,12 +5,13 @@ import { analyzeText } from "../core/input-text.js";
 import { printable } from "../core/printable.js";
 import type { Problem } from "../core/problems.js";
 import type { TaskView } from "../core/task-record.js";
+import { EXIT, exitCodeOf } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
+import { MemoryStore } from "../store/memory.js";
 import { AnswerSource, answerPrompts } from "../ui/answers.js";
 import { Interrupts } from "../ui/interrupts.js";
 import { paintFor } from "../ui/paint.js";
 import { closingLines } from "../ui/words.js";
-import { EXIT, exitCodeOf } from "./exit-codes.js";
 import { readInputFile } from "./input-file.js";
 
 export interface RunOptions {
@@ -45,6 +46,7 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
   const dispatcher = new Dispatcher({
     workspace: options.workspace,
     maxConcurrent: 1,
+    store: new MemoryStore(),
     ...(options.maxOutputBytes !== undefined ? { outputLimitBytes: options.maxOutputBytes } : {}),
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
   });

@@ -1,8 +1,9 @@
 // Runs `validate` over files, directories and stdin, and prints the verdicts, human or --json.
+
+import { EXIT } from "../exit-codes.js";
 import { drainOrClose } from "../io/backpressure.js";
 import type { Io } from "../io/io.js";
 import { paintFor } from "../ui/paint.js";
-import { EXIT } from "./exit-codes.js";
 import { type InputText, readInputFile, readInputStream } from "./input-file.js";
 import { expandInputs, STDIN } from "./input-paths.js";
 import { type FileVerdict, failed, formatVerdict, validateInput } from "./validate.js";

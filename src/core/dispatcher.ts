@@ -1,6 +1,5 @@
 // The front door of the core: admission, the queue and each task's lifecycle, behind start/answer/cancel/get/list.
 import { randomUUID } from "node:crypto";
-import { MemoryStore } from "../store/memory.js";
 import { historyMessageOf, MAX_ANSWERS_KEPT } from "./answer-message.js";
 import { type Containment, sharedContainment } from "./containment/containment.js";
 import type { GuardKind } from "./containment/guard.js";
@@ -32,7 +31,8 @@ export interface DispatcherOptions {
   outputLimitBytes?: number;
   settleMs?: number;
   killGraceMs?: number;
-  store?: TaskStore;
+  /** Where records live: passed in by the composition root (the core knows no store but its interface). */
+  store: TaskStore;
   now?: () => number;
   /** The one function that starts processes (src/core/process.ts); tests may hand in another. */
   spawn?: typeof spawnCommand;
@@ -93,7 +93,7 @@ export class Dispatcher {
     this.outputLimit = options.outputLimitBytes ?? DEFAULT_OUTPUT_LIMIT;
     this.settleMs = options.settleMs;
     this.killGraceMs = options.killGraceMs ?? 2000;
-    this.store = options.store ?? new MemoryStore();
+    this.store = options.store;
     this.now = options.now ?? Date.now;
     this.spawn = options.spawn ?? spawnCommand;
     this.containment = options.containment ?? sharedContainment();

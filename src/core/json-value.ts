@@ -1,4 +1,6 @@
 // Small facts about parsed JSON values.
+import { utf8Length } from "./utf8-length.js";
+
 export const isRecord = (x: unknown): x is Record<string, unknown> =>
   typeof x === "object" && x !== null && !Array.isArray(x);
 
@@ -32,7 +34,7 @@ export function jsonBytes(value: unknown): number {
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const item = stack.pop();
-    if (typeof item === "string") bytes += Buffer.byteLength(item) + 2;
+    if (typeof item === "string") bytes += utf8Length(item) + 2;
     else if (typeof item === "number" || typeof item === "boolean") bytes += String(item).length;
     else if (item === null) bytes += 4;
     else if (Array.isArray(item)) {
@@ -42,7 +44,7 @@ export function jsonBytes(value: unknown): number {
       const keys = Object.keys(item);
       bytes += 2 + Math.max(0, keys.length - 1);
       for (const key of keys) {
-        bytes += Buffer.byteLength(key) + 3;
+        bytes += utf8Length(key) + 3;
         stack.push((item as Record<string, unknown>)[key]);
       }
     }

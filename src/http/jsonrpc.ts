@@ -5,15 +5,15 @@ import type { Context, Handler } from "hono";
 import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { ServiceParams } from "../a2a/service-params.js";
+import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/json-value.js";
 import { responseJson } from "../jsonrpc/json-text.js";
 import { type CallContext, STREAMING_METHODS } from "../jsonrpc/methods.js";
 import type { GateRefusal } from "../jsonrpc/request-gate.js";
 import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/requests.js";
-import { StreamReply } from "../jsonrpc/stream-reply.js";
 import { gated } from "./request-gate.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
-import { replySource, sseAnswer } from "./sse.js";
+import { sseAnswer } from "./sse.js";
 
 /** As on stdio (CONTRACT 5.1). */
 const MAX_BATCH = 1000;
@@ -66,7 +66,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
       log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
       return JSON.stringify(errorResponse(response.id, A2A_CODES.internal, "Internal error"));
     };
-    return sseAnswer(c, replySource(reply, wrap, errorData), options.keepAliveMs);
+    return sseAnswer(c, reply, { wrap, errorData, keepAliveMs: options.keepAliveMs });
   };
 
   return async (c) => {

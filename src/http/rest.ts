@@ -4,13 +4,13 @@
 import { type Context, Hono } from "hono";
 import type { JSONRPCServer } from "json-rpc-2.0";
 import { httpError, restErrorOf, restErrorOfRpc } from "../a2a/v1_0/errors.js";
+import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
 import type { CallContext } from "../jsonrpc/methods.js";
-import { StreamReply } from "../jsonrpc/stream-reply.js";
 import { json, notFound, statusAnswer } from "./answers.js";
 import { gated } from "./request-gate.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
-import { replySource, sseAnswer } from "./sse.js";
+import { sseAnswer } from "./sse.js";
 
 export interface RestOptions {
   methods: JSONRPCServer<CallContext>;
@@ -61,7 +61,7 @@ export function restRoutes(options: RestOptions): Hono {
       log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
       return JSON.stringify(httpError(500, "INTERNAL", "internal error while following the task"));
     };
-    return sseAnswer(c, replySource(result, { head: "", tail: "" }, errorData), options.keepAliveMs);
+    return sseAnswer(c, result, { wrap: { head: "", tail: "" }, errorData, keepAliveMs: options.keepAliveMs });
   };
 
   /** The request's body as params (none is `{}`), as the request gate judged it; or its refusal. */

@@ -4,7 +4,7 @@
 import type { Server } from "node:http";
 import { resolve } from "node:path";
 import type { HttpBindings } from "@hono/node-server";
-import { EXIT } from "../commands/exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
 import { createRuntime, type RuntimeOptions } from "../jsonrpc/runtime.js";
 import { createApp } from "./app.js";

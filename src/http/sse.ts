@@ -6,26 +6,18 @@ import type { ServerResponse } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { WireJson } from "../a2a/json-string.js";
+import type { Framing, WireJson } from "../a2a/wire/encode.js";
+import type { StreamReply } from "../a2a/wire/stream-reply.js";
 import { drainOrClose } from "../io/backpressure.js";
 import { wireEncoding } from "../io/wire-encoding.js";
-import type { StreamReply } from "../jsonrpc/stream-reply.js";
 
-/** What an SSE answer sends: items as JSON text. */
-export interface SseSource {
-  /** The first item (the request's answer already exists when the stream starts). */
-  first: string;
-  /** Its event number (CONTRACT 9.4), on 1.0 streams. */
-  firstId?: number | undefined;
-  /**
-   * The next item between `head` and `tail` (the SSE framing), or undefined once the stream is over: the frame is
-   * made in one piece with the item, so that an item made as bytes is not copied again.
-   */
-  next(head: string, tail: string): Promise<WireJson | undefined>;
-  /** The client went away: stop following. */
-  close(): void;
+/** How a stream reply goes out as SSE on one route. */
+export interface SseOptions {
+  /** Around each item's JSON inside its `data:` line: the JSON-RPC response with the request's id, or nothing. */
+  wrap: Framing;
   /** The data of the `event: error` that ends a stream that failed after its first item. */
   errorData(error: unknown): string;
+  keepAliveMs?: number | undefined;
 }
 
 export const KEEP_ALIVE_MS = 15_000;
@@ -44,9 +36,9 @@ interface SseSink {
  * per MiB, about a quarter of the whole SSE path for large output (docs/benchmarks.md). Elsewhere (Hono's own tests, other
  * runtimes) they go through Hono's SSE helper.
  */
-export function sseAnswer(c: Context, source: SseSource, keepAliveMs = KEEP_ALIVE_MS): Response {
+export function sseAnswer<Item>(c: Context, reply: StreamReply<Item>, options: SseOptions): Response {
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-  if (outgoing === undefined) return streamSSE(c, (stream) => sendEvents(stream, source, keepAliveMs));
+  if (outgoing === undefined) return streamSSE(c, (stream) => sendEvents(stream, reply, options));
   let sink: ResponseSink | undefined;
   // Read once node-server has written the head: the events then go straight to `outgoing`, and the stream closes
   // (which ends the response) when they are over.
@@ -54,7 +46,7 @@ export function sseAnswer(c: Context, source: SseSource, keepAliveMs = KEEP_ALIV
     {
       async pull(controller) {
         sink = new ResponseSink(outgoing);
-        await sendEvents(sink, source, keepAliveMs);
+        await sendEvents(sink, reply, options);
         controller.close();
       },
       cancel: () => sink?.abort(),
@@ -99,8 +91,10 @@ class ResponseSink implements SseSink {
   }
 }
 
-/** The events of `source`, each written before the next is pulled, with a comment while idle. */
-async function sendEvents(sink: SseSink, source: SseSource, keepAliveMs: number): Promise<void> {
+/** The items of `reply`, one `data:` event each, each written before the next is pulled, with a comment while idle. */
+async function sendEvents<Item>(sink: SseSink, reply: StreamReply<Item>, options: SseOptions): Promise<void> {
+  const { wrap } = options;
+  const frame: Framing = { head: `data: ${wrap.head}`, tail: `${wrap.tail}\n\n` };
   let writing = false;
   const write = async (text: WireJson) => {
     writing = true;
@@ -114,16 +108,16 @@ async function sendEvents(sink: SseSink, source: SseSource, keepAliveMs: number)
   const idle = setTimeout(function keepAlive() {
     if (!writing && !sink.aborted) void write(": keep-alive\n\n");
     else idle.refresh();
-  }, keepAliveMs);
-  sink.onAbort(() => source.close());
+  }, options.keepAliveMs ?? KEEP_ALIVE_MS);
+  sink.onAbort(() => reply.close());
   try {
-    await write(`${idLine(source.firstId)}data: ${source.first}\n\n`);
+    await write(`${idLine(reply.firstNumber)}${frame.head}${JSON.stringify(reply.first)}${frame.tail}`);
     for (;;) {
       let item: WireJson | undefined;
       try {
-        item = await source.next("data: ", "\n\n");
+        item = await reply.next(frame, idLine);
       } catch (error) {
-        if (!sink.aborted) await write(`event: error\ndata: ${source.errorData(error)}\n\n`);
+        if (!sink.aborted) await write(`event: error\ndata: ${options.errorData(error)}\n\n`);
         break;
       }
       if (item === undefined || sink.aborted) break;
@@ -131,30 +125,11 @@ async function sendEvents(sink: SseSink, source: SseSource, keepAliveMs: number)
     }
   } finally {
     clearTimeout(idle);
-    if (sink.aborted) source.close();
+    if (sink.aborted) reply.close();
   }
 }
 
 /** The `id:` line of an event that has a number (CONTRACT 8.4, 9.4): the one place it is written. */
 function idLine(id: number | undefined): string {
   return id === undefined ? "" : `id: ${id}\n`;
-}
-
-/** The items of a stream reply, each item's JSON text between `wrap`'s two parts (the JSON-RPC envelope, or none). */
-export function replySource(
-  reply: StreamReply,
-  wrap: { head: string; tail: string },
-  errorData: (error: unknown) => string,
-): SseSource {
-  return {
-    first: `${wrap.head}${JSON.stringify(reply.first)}${wrap.tail}`,
-    firstId: reply.numbers?.first,
-    next: async (head, tail) => {
-      const step = await reply.rest.next();
-      if (step.done) return undefined;
-      return reply.encode(step.value, `${idLine(reply.numbers?.last)}${head}${wrap.head}`, `${wrap.tail}${tail}`);
-    },
-    close: () => reply.close(),
-    errorData,
-  };
 }

@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { kindOf } from "../commands/input-file.js";
+import { kindOf } from "../io/file-kind.js";
 
 export const TOKEN_ENV = "ADAPTER_COMMAND_TOKEN";
 /** The characters RFC 6750 allows in a bearer token (b64token). */

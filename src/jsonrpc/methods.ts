@@ -25,7 +25,6 @@ import {
   recognisedExtensions,
   type ServiceParams,
 } from "../a2a/service-params.js";
-import { itemJson03, itemJson10, streamItem03, streamItem10 } from "../a2a/stream-json.js";
 import { type StopRule, type StreamItem, TaskStream } from "../a2a/task-stream.js";
 import * as v03 from "../a2a/v0_3/codec.js";
 import { listRequest03, sendRequestOf as send03 } from "../a2a/v0_3/decode.js";
@@ -33,6 +32,8 @@ import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
 import * as v10 from "../a2a/v1_0/codec.js";
 import { getRequest10, listRequest10, sendRequestOf as send10 } from "../a2a/v1_0/decode.js";
 import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
+import { encode03, encode10 } from "../a2a/wire/encode.js";
+import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
 import { isRecord } from "../core/json-value.js";
 import type { TaskView } from "../core/task-record.js";
@@ -40,7 +41,6 @@ import { IDEMPOTENCY_URI, RUNTIME_URI } from "../core/uris.js";
 import { EndedTaskTexts } from "./ended-task-texts.js";
 import { JsonText, valueJson } from "./json-text.js";
 import { pushMethods03, pushMethods10 } from "./push-methods.js";
-import { StreamReply } from "./stream-reply.js";
 
 /** Per request: what the binding knows beyond the params (HTTP headers; none on stdio). */
 export interface CallContext {
@@ -74,21 +74,6 @@ export const STREAMING_METHODS = new Set([
 ]);
 
 type Method = (params: unknown, context: CallContext) => unknown;
-
-/** The items after the first, mapped into wire shapes (items that map to nothing are skipped). */
-function rest(stream: TaskStream, map: (item: StreamItem) => unknown): AsyncIterator<unknown> {
-  return {
-    async next() {
-      for (;;) {
-        const step = await stream.next();
-        if (step.done) return step;
-        const value = map(step.value);
-        if (value !== undefined) return { value, done: false };
-      }
-    },
-    return: () => stream.return(),
-  };
-}
 
 /** An item's number in its task (CONTRACT 9.4): a Task counts the events it includes. */
 const eventNumberOf = (item: StreamItem): number => (item.type === "output" ? (item.event ?? 0) : item.task.lastEvent);
@@ -150,26 +135,13 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   const stream03 = async (stream: Promise<TaskStream> | TaskStream) => {
     const opened = await stream;
     const task = await firstTask(opened);
-    const map = (item: StreamItem) => (item.type === "task" ? undefined : streamItem03(item));
-    return new StreamReply(task.id, v03.taskOf(task), rest(opened, map), itemJson03, "0.3");
+    return new StreamReply(task.id, v03.taskOf(task), opened, encode03, "0.3");
   };
   const stream10 = async (stream: Promise<TaskStream> | TaskStream, subscription = false) => {
     const opened = await stream;
     const task = await firstTask(opened);
-    const numbers = { first: task.lastEvent, last: task.lastEvent };
-    const map = (item: StreamItem) => {
-      numbers.last = eventNumberOf(item);
-      return item.type === "task" ? { task: v10.taskOf(item.task) } : streamItem10(item);
-    };
-    return new StreamReply(
-      task.id,
-      { task: v10.taskOf(task) },
-      rest(opened, map),
-      itemJson10,
-      "1.0",
-      numbers,
-      subscription,
-    );
+    const numbers = { first: task.lastEvent, of: eventNumberOf };
+    return new StreamReply(task.id, { task: v10.taskOf(task) }, opened, encode10, "1.0", numbers, subscription);
   };
   // The extended card: the public card plus the operator's setup, for an authenticated caller (CONTRACT 8.2).
   const extended = <C extends Parameters<typeof extendedCard>[0]>(card: C): C => {

@@ -3,6 +3,8 @@
 // request's result, and its other items follow as `tasks/event` notifications (CONTRACT 7.3).
 import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
+import type { Framing, WireJson } from "../a2a/wire/encode.js";
+import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/json-value.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
@@ -10,10 +12,9 @@ import { responseJson } from "../jsonrpc/json-text.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { type GateRefusal, passGate, tooLarge } from "../jsonrpc/request-gate.js";
 import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/requests.js";
-import { StreamReply } from "../jsonrpc/stream-reply.js";
 
-/** What comes before a stream's item in the `tasks/event` notification that carries it (CONTRACT 5.4, 7.3). */
-const NOTIFICATION_HEAD = `{"jsonrpc":"2.0","method":"tasks/event","params":`;
+/** The `tasks/event` notification that carries a stream's item, one line each (CONTRACT 5.4, 7.3). */
+const NOTIFICATION: Framing = { head: `{"jsonrpc":"2.0","method":"tasks/event","params":`, tail: "}\n" };
 
 export const MAX_BATCH = 1000;
 
@@ -124,15 +125,17 @@ export class StdioConnection {
       reply.close();
       return;
     }
-    const line = reply.subscription ? subscriptionLine(reply, response.id) : plainLine(reply);
+    // A subscription's item is written bare and spliced into its notification; any other inside NOTIFICATION.
+    const frame = reply.subscription ? BARE : NOTIFICATION;
+    const line = reply.subscription ? subscriptionLine(response.id) : (json: WireJson): OutLine => json;
     this.streams.add(reply);
     void (async () => {
       try {
         for (;;) {
           if (this.sink.isFull) await this.sink.drained();
-          const step = await reply.rest.next();
-          if (step.done) break;
-          this.sink.sendAll([line(step.value)]);
+          const json = await reply.next(frame);
+          if (json === undefined) break;
+          this.sink.sendAll([line(json)]);
         }
       } catch (error) {
         this.options.log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
@@ -153,13 +156,12 @@ export class StdioConnection {
   }
 }
 
-const plainLine = (reply: StreamReply) => (item: unknown) => reply.encode(item, NOTIFICATION_HEAD, "}\n");
+const BARE: Framing = { head: "", tail: "" };
 
 /** `{"subscription":<id>,` goes where the item's JSON opens its object: the item's fields follow it in `params`. */
-function subscriptionLine(reply: StreamReply, id: JSONRPCResponse["id"]) {
-  const head = `${NOTIFICATION_HEAD}{"subscription":${JSON.stringify(id)},`;
-  return (item: unknown): OutLine => {
-    const json = reply.encode(item, "", "");
+function subscriptionLine(id: JSONRPCResponse["id"]) {
+  const head = `${NOTIFICATION.head}{"subscription":${JSON.stringify(id)},`;
+  return (json: WireJson): OutLine => {
     if (typeof json === "string") return `${head}${json.slice(1)}}\n`;
     return Buffer.concat([Buffer.from(head), json.subarray(1), Buffer.from("}\n")]);
   };

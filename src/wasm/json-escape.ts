@@ -38,12 +38,26 @@ function load(): Escaper | null {
 }
 
 /**
- * What JSON.stringify writes between its quotes for the text whose UTF-8 is `data`, as UTF-8 bytes; undefined when
- * `data` is not valid UTF-8 (its text then holds U+FFFD replacements), is over MAX_ESCAPED_INPUT, or WebAssembly is
- * not available. The bytes are a view of the module's memory, good until the next call: copy them before anything
- * else escapes.
+ * `head`, then what JSON.stringify writes between its quotes for the text whose UTF-8 is `data`, then `tail`: one new
+ * buffer of UTF-8. Undefined when `data` is not valid UTF-8 (its text then holds U+FFFD replacements), is over
+ * MAX_ESCAPED_INPUT, or WebAssembly is not available. `around` gives head and tail once the bytes are escaped, so
+ * input that is declined costs no frame. The escaped bytes are copied out of the module's memory into the line here:
+ * no caller ever holds a view of that memory, which the next call overwrites.
  */
-export function escapedUtf8(data: Uint8Array): Uint8Array | undefined {
+export function escapedLine(data: Uint8Array, around: () => { head: string; tail: string }): Buffer | undefined {
+  const escaped = escapeInPlace(data);
+  if (escaped === undefined) return undefined;
+  const { head, tail } = around();
+  const headBytes = Buffer.byteLength(head);
+  const line = Buffer.allocUnsafe(headBytes + escaped.length + Buffer.byteLength(tail));
+  line.write(head, 0, "utf8");
+  line.set(escaped, headBytes);
+  line.write(tail, headBytes + escaped.length, "utf8");
+  return line;
+}
+
+/** The escaped bytes as a view of the module's memory, good only until the next call (hence not exported). */
+function escapeInPlace(data: Uint8Array): Uint8Array | undefined {
   if (data.length > MAX_ESCAPED_INPUT || !isUtf8(data)) return undefined;
   const wasm = load();
   if (wasm === null) return undefined;

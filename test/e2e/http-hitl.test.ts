@@ -3,7 +3,7 @@
 // (REST 409, JSON-RPC -32010), and the last answer.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { assertA2a } from "../helpers/a2a-schema-card.js";
+import { assertV1 } from "../helpers/a2a-schema.js";
 import { answer10, assertStatus, HITL_URI, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 import type { Wire } from "../helpers/wire.js";
 
@@ -27,7 +27,7 @@ function rest(server: HttpServer): Binding {
         headers: { "A2A-Extensions": HITL_URI },
       });
       if (answer.status === 200) {
-        assertA2a("Send Message Response", answer.body);
+        assertV1("Send Message Response", answer.body);
         return { task: answer.body.task };
       }
       const info = assertStatus(answer, answer.status, answer.body.error.status);
@@ -49,7 +49,7 @@ function jsonRpc(server: HttpServer): Binding {
     async send(body) {
       const response = await server.rpc("SendMessage", body, { "A2A-Extensions": HITL_URI });
       if (response.result) {
-        assertA2a("Send Message Response", response.result);
+        assertV1("Send Message Response", response.result);
         return { task: response.result.task };
       }
       const info = response.error.data.find((d: Wire) => d["@type"].endsWith("ErrorInfo"));
@@ -93,7 +93,7 @@ async function roundTrip(binding: Binding, expect: { invalid: number; unknown: n
 
   // 3. A valid answer through SendStreamingMessage: the stream follows the task to its next prompt.
   const events = await binding.stream(answer10(task, first, { text: "a" }));
-  for (const event of events) assertA2a("Stream Response", event);
+  for (const event of events) assertV1("Stream Response", event);
   assert.equal(events[0].task.id, task.id);
   const last = events.at(-1);
   assert.equal(last.statusUpdate.status.state, "TASK_STATE_INPUT_REQUIRED");
@@ -111,7 +111,7 @@ async function roundTrip(binding: Binding, expect: { invalid: number; unknown: n
   const done = await binding.send(answer10(task, second, { text: "b" }));
   assert.equal(done.task?.status.state, "TASK_STATE_COMPLETED");
   const ended = await binding.get(task.id);
-  assertA2a("Task", ended);
+  assertV1("Task", ended);
   assert.equal(ended.status.state, "TASK_STATE_COMPLETED");
   const stdout = ended.artifacts.find((a: Wire) => a.artifactId === "stdout");
   assert.match(stdout.parts.map((p: Wire) => p.text).join(""), /answers: a,b\n$/);

@@ -2,7 +2,7 @@
 // service parameters as headers, and streams as SSE events that each carry the request's id.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { assertA2a } from "../helpers/a2a-schema-card.js";
+import { assertV1 } from "../helpers/a2a-schema.js";
 import { echoParams, envelopeParams } from "../helpers/envelopes.js";
 import { HITL_URI, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 import type { Wire } from "../helpers/wire.js";
@@ -23,14 +23,14 @@ describe("serve --http: JSON-RPC", () => {
 
   it("1.0 methods answer with 1.0 shapes: SendMessage, GetTask, ListTasks, CancelTask", async () => {
     const sent = await server.call("SendMessage", send10("hello"));
-    assertA2a("Send Message Response", sent);
+    assertV1("Send Message Response", sent);
     assert.equal(sent.task.status.state, "TASK_STATE_COMPLETED");
     assert.equal(sent.task.artifacts[0].parts[0].text, "hello\n");
     const got = await server.call("GetTask", { id: sent.task.id, historyLength: 0 });
-    assertA2a("Task", got);
+    assertV1("Task", got);
     assert.equal(got.history, undefined);
     const listed = await server.call("ListTasks", { pageSize: 1 });
-    assertA2a("List Tasks Response", listed);
+    assertV1("List Tasks Response", listed);
     assert.equal(listed.pageSize, 1);
     assert.equal(listed.tasks.length, 1);
     const running = await server.call(
@@ -38,7 +38,7 @@ describe("serve --http: JSON-RPC", () => {
       send10("run", { envelope: { working_dir: "pid-hang" }, configuration: { returnImmediately: true } }),
     );
     const canceled = await server.call("CancelTask", { id: running.task.id });
-    assertA2a("Task", canceled);
+    assertV1("Task", canceled);
     assert.equal(canceled.status.state, "TASK_STATE_CANCELED");
   });
 
@@ -170,7 +170,7 @@ describe("serve --http: JSON-RPC", () => {
       assert.deepEqual(Object.keys(event.data).sort(), ["id", "jsonrpc", "result"]);
       assert.equal(event.data.jsonrpc, "2.0");
       assert.equal(event.data.id, "s1");
-      assertA2a("Stream Response", event.data.result);
+      assertV1("Stream Response", event.data.result);
     }
     assert.ok(events[0]?.data.result.task);
     const last = events.at(-1)?.data.result;

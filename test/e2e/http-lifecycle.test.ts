@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { assertA2a } from "../helpers/a2a-schema-card.js";
+import { assertV1 } from "../helpers/a2a-schema.js";
 import { envelopeParams } from "../helpers/envelopes.js";
 import { type HttpServer, type SseReader, send10, startHttp } from "../helpers/http-server.js";
 import { childOf, groupGoneWithin, killGroup, processesWithEnv, rssOf, written } from "../helpers/processes.js";
@@ -73,7 +73,7 @@ describe("serve --http: shutdown", () => {
 
     const last = async (stream: SseReader) => (await stream.rest()).at(-1)?.data;
     const restLast = await last(rest);
-    assertA2a("Stream Response", restLast);
+    assertV1("Stream Response", restLast);
     assert.equal(restLast.statusUpdate.status.state, "TASK_STATE_CANCELED");
     assert.equal((await last(rpc10)).result.statusUpdate.status.state, "TASK_STATE_CANCELED");
     const final03 = (await last(rpc03)).result;

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import { assertA2a } from "../helpers/a2a-schema-card.js";
+import { assertV1 } from "../helpers/a2a-schema.js";
 import { assertStatus, HITL_URI, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 import type { Wire } from "../helpers/wire.js";
 
@@ -26,11 +26,11 @@ describe("serve --http: HTTP+JSON", () => {
     const answer = await send(send10("hello"));
     assert.equal(answer.status, 200, answer.text);
     assert.equal(answer.headers["content-type"], "application/json");
-    assertA2a("Send Message Response", answer.body);
+    assertV1("Send Message Response", answer.body);
     assert.equal(answer.body.task.status.state, "TASK_STATE_COMPLETED");
     const a2a = await send(send10("hello"), { Accept: "application/a2a+json, application/json" });
     assert.equal(a2a.headers["content-type"], "application/a2a+json");
-    assertA2a("Send Message Response", a2a.body);
+    assertV1("Send Message Response", a2a.body);
     const snake = await send({ message: { message_id: "m", role: "ROLE_USER", parts: [{ text: "s" }] }, unknown: 1 });
     assert.equal(snake.status, 200, "snake_case names and unknown fields are taken");
   });
@@ -39,7 +39,7 @@ describe("serve --http: HTTP+JSON", () => {
     const { task } = (await send(send10("kept"))).body;
     const got = await server.fetch(`/a2a/rest/tasks/${task.id}`);
     assert.equal(got.status, 200);
-    assertA2a("Task", got.body);
+    assertV1("Task", got.body);
     assert.equal(got.body.history.length, 1);
     assert.equal(got.body.artifacts[0].parts[0].text, "kept\n");
     const bare = await server.fetch(`/a2a/rest/tasks/${task.id}?historyLength=0`);
@@ -62,7 +62,7 @@ describe("serve --http: HTTP+JSON", () => {
         `/a2a/rest/tasks?contextId=${contextId}&pageSize=2${token ? `&pageToken=${encodeURIComponent(token)}` : ""}`,
       );
       assert.equal(page.status, 200, page.text);
-      assertA2a("List Tasks Response", page.body);
+      assertV1("List Tasks Response", page.body);
       assert.equal(page.body.pageSize, 2);
       assert.equal(page.body.totalSize, pages === 0 ? 5 : 6, "every match, the newer one included");
       for (const task of page.body.tasks as Wire[]) {
@@ -82,7 +82,7 @@ describe("serve --http: HTTP+JSON", () => {
     );
     assert.equal(withArtifacts.body.tasks.length, 6);
     assert.ok(withArtifacts.body.tasks.every((task: Wire) => task.artifacts.length === 1));
-    assertA2a("List Tasks Response", withArtifacts.body);
+    assertV1("List Tasks Response", withArtifacts.body);
     const snake = await server.fetch(`/a2a/rest/tasks?context_id=${contextId}&page_size=1`);
     assert.equal(snake.body.tasks.length, 1);
     for (const query of [
@@ -101,7 +101,7 @@ describe("serve --http: HTTP+JSON", () => {
     const task = await hanging();
     const canceled = await server.fetch(`/a2a/rest/tasks/${task.id}:cancel`, { method: "POST" });
     assert.equal(canceled.status, 200, canceled.text);
-    assertA2a("Task", canceled.body);
+    assertV1("Task", canceled.body);
     assert.equal(canceled.body.status.state, "TASK_STATE_CANCELED");
     const again = await server.fetch(`/a2a/rest/tasks/${task.id}:cancel`, { method: "POST", body: {} });
     const info = assertStatus(again, 400, "FAILED_PRECONDITION");
@@ -120,7 +120,7 @@ describe("serve --http: HTTP+JSON", () => {
     const events = await stream.rest();
     for (const event of events) {
       assert.equal(event.event, undefined);
-      assertA2a("Stream Response", event.data);
+      assertV1("Stream Response", event.data);
     }
     assert.ok(events[0]?.data.task);
     assert.equal(events.at(-1)?.data.statusUpdate.status.state, "TASK_STATE_COMPLETED");
@@ -138,13 +138,13 @@ describe("serve --http: HTTP+JSON", () => {
     for (const stream of [byGet, byPost]) {
       assert.equal(stream.status, 200);
       const first = await stream.next();
-      assertA2a("Stream Response", first?.data);
+      assertV1("Stream Response", first?.data);
       assert.equal(first?.data.task.id, task.id);
     }
     await server.fetch(`/a2a/rest/tasks/${task.id}:cancel`, { method: "POST" });
     for (const stream of [byGet, byPost]) {
       const events = await stream.rest();
-      for (const event of events) assertA2a("Stream Response", event.data);
+      for (const event of events) assertV1("Stream Response", event.data);
       assert.equal(events.at(-1)?.data.statusUpdate.status.state, "TASK_STATE_CANCELED");
     }
     const ended = await server.fetch(`/a2a/rest/tasks/${task.id}:subscribe`);

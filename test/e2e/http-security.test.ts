@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { assertA2a, card10 } from "../helpers/a2a-schema-card.js";
+import { assertV1, card10 } from "../helpers/a2a-schema.js";
 import { FIXTURES, runCli } from "../helpers/cli.js";
 import { assertStatus, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 
@@ -55,7 +55,7 @@ describe("serve --http: start line, card, health", () => {
     const etag = String(answer.headers.etag);
     assert.match(etag, /^"[^"]+"$/);
     const card = answer.body;
-    assertA2a("Agent Card", card10(card));
+    assertV1("Agent Card", card10(card));
     const base = server.url;
     assert.deepEqual(card.supportedInterfaces, [
       { url: `${base}/a2a/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },

@@ -134,10 +134,13 @@ describe("serve --stdio: a request nested 300 000 levels deep", { timeout: 30_00
 describe("serve --stdio: a second SIGINT during the shutdown", { timeout: 30_000 }, () => {
   it("exits 0 and kills a runner that ignores SIGTERM at once, well before the 2 s grace ends", async () => {
     const bridge = await bridgeOf();
-    const { task, pgid } = await startWithPid(bridge, "pid-ignore-term", groups);
+    const { task, pgid } = await startWithPid(bridge, "pid-term-loud", groups);
 
     bridge.child.kill("SIGINT");
-    await sleep(200);
+    // The runner says when the first shutdown's SIGTERM has come (its stream is still followed).
+    await bridge.eventsUntil(task.id, (event) =>
+      Boolean(event.artifact?.parts.some((part: { text?: string }) => part.text?.includes("got SIGTERM"))),
+    );
     assert.ok(groupRunning(pgid), "the runner ignores the SIGTERM of the first shutdown");
     bridge.child.kill("SIGINT");
     const second = Date.now();

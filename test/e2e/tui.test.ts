@@ -239,9 +239,12 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
     if (!HAS_TMUX) return t.skip(NO_TMUX);
     const pane = start(["run", "--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"]);
     await server.waitFor(pane, "the prompt box", (screen) => screen.includes("press y or n"));
+    // Each width in turn, once the box is redrawn at it (its top border as wide as the pane).
     for (const columns of [60, 40, 100, 45, 100]) {
       server.resize(pane, columns);
-      await sleep(300);
+      await server.waitFor(pane, `the box redrawn at ${columns} columns`, (s) =>
+        s.split("\n").some((line) => line.startsWith("╭") && line.length >= columns - 2 && line.length <= columns),
+      );
     }
     const screen = await server.waitFor(pane, "the box redrawn at 100 columns", (s) =>
       s.split("\n").some((line) => line.startsWith("╭") && line.length >= 99),

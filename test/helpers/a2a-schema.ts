@@ -102,3 +102,9 @@ export function assertStreamResponse(value: unknown, what = "the stream item"): 
   assert.equal(keys.length, 1, `${what} has exactly one member: ${keys.join(", ")}`);
   assert.ok(["task", "statusUpdate", "artifactUpdate"].includes(keys[0] as string), `${what}: ${keys[0]}`);
 }
+
+/** The 1.0 card without the three 0.3 fields CONTRACT 8.2 adds to it, as the schema knows it. */
+export function card10(card: Record<string, unknown>): Record<string, unknown> {
+  const { url: _url, preferredTransport: _transport, protocolVersion: _version, ...rest } = card;
+  return rest;
+}

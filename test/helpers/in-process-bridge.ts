@@ -5,6 +5,7 @@ import { A2aService } from "../../src/a2a/service.js";
 import { Dispatcher, type DispatcherOptions } from "../../src/core/dispatcher.js";
 import { LineSplitter } from "../../src/io/line-splitter.js";
 import { openStdioBinding, type StdioBinding } from "../../src/stdio/binding.js";
+import { MemoryStore } from "../../src/store/memory.js";
 import { FIXTURES } from "./cli.js";
 import { WaitableQueue } from "./waitable-queue.js";
 import type { Wire } from "./wire.js";
@@ -27,7 +28,7 @@ export class InProcessBridge {
   constructor(options: InProcessOptions = {}) {
     const piped = options.output ? undefined : new PassThrough({ highWaterMark: 16 * 1024 });
     this.output = options.output ?? (piped as PassThrough);
-    this.dispatcher = new Dispatcher({ workspace: FIXTURES, ...options.dispatcher });
+    this.dispatcher = new Dispatcher({ store: new MemoryStore(), workspace: FIXTURES, ...options.dispatcher });
     this.binding = openStdioBinding({
       input: this.input,
       output: this.output,

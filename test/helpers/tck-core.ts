@@ -4,7 +4,7 @@
 // further messages on a task only as answers to its prompt (CONTRACT 7.1), so the multi-turn checks answer prompts.
 import assert from "node:assert/strict";
 import { it } from "node:test";
-import { assertA2a } from "./a2a-schema-card.js";
+import { assertA2a } from "./a2a-schema.js";
 import { send10 } from "./http-server.js";
 import { answerOf, completedTask, promptedTask, stateOf, type TckBinding, TERMINAL } from "./tck-binding.js";
 import type { Wire } from "./wire.js";

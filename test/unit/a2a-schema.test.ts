@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { agentCard10 } from "../../src/a2a/card.js";
 import { streamResponseOf, taskOf } from "../../src/a2a/v1_0/codec.js";
-import { streamResponseJson } from "../../src/a2a/v1_0/event-json.js";
+import { encode10 } from "../../src/a2a/wire/encode.js";
 import { newPrompt } from "../../src/core/hitl.js";
 import { a2aProblems, assertStreamResponse, assertV1, zeroThreeKeys } from "../helpers/a2a-schema.js";
 import { output, taskView } from "../helpers/events.js";
@@ -50,7 +50,7 @@ describe("1.0 codec objects are valid A2A 1.0", () => {
     ]) {
       const response = streamResponseOf(event);
       assertStreamResponse(response);
-      assertStreamResponse(JSON.parse(String(streamResponseJson(response as NonNullable<typeof response>))));
+      assertStreamResponse(JSON.parse(String(encode10(event, { head: "", tail: "" }))));
     }
     assertStreamResponse({ task: taskOf(finished) });
   });

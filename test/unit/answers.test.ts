@@ -7,10 +7,11 @@ import { fileURLToPath } from "node:url";
 import { Dispatcher } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
 import { CoreError, type HitlReason } from "../../src/core/errors.js";
+import { MemoryStore } from "../../src/store/memory.js";
 import { AnswerSource, describeRefusal, sendAnswer } from "../../src/ui/answers.js";
 
 const WORKSPACE = fileURLToPath(new URL("../fixtures/workspace", import.meta.url));
-const dispatcher = new Dispatcher({ workspace: WORKSPACE, settleMs: 50 });
+const dispatcher = new Dispatcher({ store: new MemoryStore(), workspace: WORKSPACE, settleMs: 50 });
 after(() => dispatcher.shutdown());
 
 function start(workingDir: string) {

@@ -11,6 +11,7 @@ import { hasProc, REAL_HOST } from "../../src/core/containment/host.js";
 import { markerGuard } from "../../src/core/containment/marker-guard.js";
 import { Dispatcher, type TaskView } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
+import { MemoryStore } from "../../src/store/memory.js";
 import { FIXTURES } from "../helpers/cli.js";
 import { envelopeParams } from "../helpers/envelopes.js";
 import { killPids, pidRunning, strayPids, survivorsAfter } from "../helpers/processes.js";
@@ -26,6 +27,7 @@ after(() => killPids(leftBehind));
 
 function dispatcherWith(guard: Guard): Dispatcher {
   return new Dispatcher({
+    store: new MemoryStore(),
     workspace: FIXTURES,
     maxConcurrent: 16,
     killGraceMs: 500,

@@ -3,13 +3,18 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Dispatcher, type DispatcherEvent } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
+import { MemoryStore } from "../../src/store/memory.js";
 
 const echo = { role: "user", parts: [{ kind: "text", text: "hello" }] };
 
 describe("Dispatcher events", () => {
   it("a subscriber that throws is reported; the task ends and others hear every event", async () => {
     const errors: unknown[] = [];
-    const dispatcher = new Dispatcher({ workspace: process.cwd(), onListenerError: (error) => errors.push(error) });
+    const dispatcher = new Dispatcher({
+      store: new MemoryStore(),
+      workspace: process.cwd(),
+      onListenerError: (error) => errors.push(error),
+    });
     const seen: DispatcherEvent[] = [];
     dispatcher.subscribe(() => {
       throw new Error("broken front end");

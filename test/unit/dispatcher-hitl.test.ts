@@ -7,13 +7,14 @@ import { Dispatcher, type TaskView } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
 import { CoreError, type CoreErrorCode, type HitlReason } from "../../src/core/errors.js";
 import { isTerminal, type TaskState } from "../../src/core/task.js";
+import { MemoryStore } from "../../src/store/memory.js";
 
 const WORKSPACE = fileURLToPath(new URL("../fixtures/workspace", import.meta.url));
 const SETTLE_MS = 100;
 /** How long a prompt may take to be raised (the runners print theirs at once). */
 const WAIT_MS = 10_000;
 
-const dispatcher = new Dispatcher({ workspace: WORKSPACE, settleMs: SETTLE_MS });
+const dispatcher = new Dispatcher({ store: new MemoryStore(), workspace: WORKSPACE, settleMs: SETTLE_MS });
 after(async () => {
   await dispatcher.shutdown();
 });
@@ -401,6 +402,7 @@ describe("dispatcher: the settle window", () => {
     // for settleMs fires when the clock says only 90 ms of quiet. The prompt is due 10 ms of clock time later.
     const t0 = Date.now();
     const slow = new Dispatcher({
+      store: new MemoryStore(),
       workspace: WORKSPACE,
       settleMs: SETTLE_MS,
       now: () => t0 + Math.floor((Date.now() - t0) * 0.9),

@@ -4,12 +4,14 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { Dispatcher, type TaskView } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
 import { CoreError } from "../../src/core/errors.js";
+import { type RunningCommand, spawnCommand } from "../../src/core/process.js";
 import type { TaskState } from "../../src/core/task.js";
+import { MemoryStore } from "../../src/store/memory.js";
 import { FIXTURES } from "../helpers/cli.js";
+import { goneWithin } from "../helpers/processes.js";
 
 const envelope = (name: string, timeoutSeconds: number, textLine = false) =>
   analyzeInput({
@@ -34,15 +36,42 @@ async function endOf(dispatcher: Dispatcher, id: string): Promise<TaskView> {
   return dispatcher.get(id);
 }
 
+/** Resolves when the task `id()` names prints a chunk that includes `text`. */
+function printed(dispatcher: Dispatcher, id: () => string, text: string): Promise<void> {
+  return new Promise((resolve) => {
+    const off = dispatcher.subscribe((event) => {
+      if (event.type === "output" && event.taskId === id() && event.text.includes(text)) {
+        off();
+        resolve();
+      }
+    });
+  });
+}
+
 const notCancelable = (error: unknown) => error instanceof CoreError && error.code === "task_not_cancelable";
 
 describe("Dispatcher: stops that come too late", { timeout: 30_000 }, () => {
-  const dispatcher = new Dispatcher({ workspace: FIXTURES, settleMs: 100, killGraceMs: 1500 });
+  /** Every command the dispatcher spawns, by task id, to wait on its exit. */
+  const commands = new Map<string, RunningCommand>();
+  const dispatcher = new Dispatcher({
+    store: new MemoryStore(),
+    workspace: FIXTURES,
+    settleMs: 100,
+    killGraceMs: 1500,
+    spawn: (spec, handlers, containment) => {
+      const command = spawnCommand(spec, handlers, containment);
+      commands.set(spec.env.AIWG_A2A_TASK_ID as string, command);
+      return command;
+    },
+  });
   after(() => dispatcher.shutdown());
 
   it("a cancel after the deadline is refused, and the task fails as timed out", async () => {
+    let id = "";
+    const termed = printed(dispatcher, () => id, "got SIGTERM");
     const task = dispatcher.submit({ analysis: envelope("ignore-term", 1), hitlActivated: false });
-    await sleep(1300); // past the deadline, inside the kill grace: the runner ignores SIGTERM
+    id = task.id;
+    await termed; // past the deadline, inside the kill grace: the runner says it ignores the SIGTERM
     assert.throws(() => dispatcher.cancel(task.id), notCancelable);
     const ended = await endOf(dispatcher, task.id);
     assert.deepEqual([ended.state, ended.failKind, ended.reason], ["failed", "application", "timeout"]);
@@ -50,18 +79,13 @@ describe("Dispatcher: stops that come too late", { timeout: 30_000 }, () => {
 
   it("a cancel after the command exited 0 (a helper had its stdout open) is refused; the task completes", async () => {
     let id = "";
-    const printed = new Promise<void>((resolve) => {
-      const off = dispatcher.subscribe((event) => {
-        if (event.type === "output" && event.taskId === id && event.text.includes("helper")) {
-          off();
-          resolve();
-        }
-      });
-    });
+    const said = printed(dispatcher, () => id, "helper");
     const task = dispatcher.submit({ analysis: envelope("exit-leave-stdout", 30), hitlActivated: false });
     id = task.id;
-    await printed; // its one line, written just before it exits
-    await sleep(400); // the runner has exited; its helper, which held the pipe open, was killed with it (CONTRACT 3.2)
+    await said; // its one line, written just before it exits
+    const command = commands.get(task.id);
+    // The runner has exited (its helper, which held the pipe open, is killed with it: CONTRACT 3.2).
+    assert.ok(await goneWithin(() => command?.running ?? true, 5000), "the runner exited");
     assert.throws(() => dispatcher.cancel(task.id), notCancelable);
     const ended = await endOf(dispatcher, task.id);
     assert.deepEqual([ended.state, ended.exitCode, ended.reason], ["completed", 0, "exit"]);
@@ -95,7 +119,7 @@ describe("Dispatcher: a task that waited is placed again when it starts", { time
   const workspace = mkdtempSync(join(tmpdir(), "adapter-command-wait-"));
   cpSync(join(FIXTURES, "ok"), join(workspace, "ok"), { recursive: true });
   cpSync(join(FIXTURES, "sleep300"), join(workspace, "sleep300"), { recursive: true });
-  const dispatcher = new Dispatcher({ workspace, maxConcurrent: 1 });
+  const dispatcher = new Dispatcher({ store: new MemoryStore(), workspace, maxConcurrent: 1 });
   after(async () => {
     await dispatcher.shutdown();
     rmSync(workspace, { recursive: true, force: true });

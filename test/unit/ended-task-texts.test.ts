@@ -3,13 +3,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { A2aService } from "../../src/a2a/service.js";
 import type { TaskView } from "../../src/core/dispatcher.js";
-import { Dispatcher } from "../../src/core/dispatcher.js";
-import { analyzeInput } from "../../src/core/envelope.js";
 import { EndedTaskTexts } from "../../src/jsonrpc/ended-task-texts.js";
 import { JsonText, responseJson } from "../../src/jsonrpc/json-text.js";
-import { createMethods } from "../../src/jsonrpc/methods.js";
+import { endedEcho, memoryDispatcher, methodsOver } from "../helpers/methods.js";
 
 const view = (id: string, state: TaskView["state"], updatedAt = "t1") => ({ id, state, updatedAt }) as TaskView;
 
@@ -76,15 +73,10 @@ describe("JsonText in a JSON-RPC answer", () => {
 
 describe("GetTask and tasks/get of an ended task", () => {
   it("answer kept text equal to a fresh encoding, per family and historyLength", async () => {
-    const dispatcher = new Dispatcher({ workspace: process.cwd() });
-    const task = dispatcher.submit({
-      analysis: analyzeInput({ role: "user", parts: [{ kind: "text", text: "hi" }] }),
-      hitlActivated: false,
-    });
-    await dispatcher.settled(task.id);
-    const server = createMethods({ service: new A2aService(dispatcher), version: "0", log: () => {} });
-    const call = async (method: string, params: object) =>
-      (await server.receive({ jsonrpc: "2.0", id: 1, method, params }, {}))?.result;
+    const dispatcher = memoryDispatcher();
+    const task = await endedEcho(dispatcher);
+    const methods = methodsOver(dispatcher);
+    const call = async (method: string, params: object) => (await methods.call(method, params))?.result;
     for (const [method, params] of [
       ["GetTask", { id: task.id }],
       ["GetTask", { id: task.id, historyLength: 0 }],

@@ -1,4 +1,4 @@
-// SSE answers (CONTRACT 8.4) from a hand-made source: the framing, an error after the first item, a reader that
+// SSE answers (CONTRACT 8.4) of a hand-made stream reply: the framing, an error after the first item, a reader that
 // goes away, and a reader that stops reading (each item is written before the next is pulled).
 import assert from "node:assert/strict";
 import { request, type Server } from "node:http";
@@ -6,29 +6,45 @@ import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
-import { type SseSource, sseAnswer } from "../../src/http/sse.js";
+import type { Framing } from "../../src/a2a/wire/encode.js";
+import { StreamReply } from "../../src/a2a/wire/stream-reply.js";
+import { type SseOptions, sseAnswer } from "../../src/http/sse.js";
 
-/** A source of `items` (JSON texts) that records what was pulled and whether it was closed; throws at `failAt`. */
-function source(items: string[], failAt?: number) {
-  const state = { pulled: 0, closed: false };
-  const src: SseSource = {
-    first: items[0] as string,
-    next: async (head, tail) => {
-      state.pulled += 1;
-      if (state.pulled === failAt) throw new Error("broken");
-      const item = items[state.pulled];
-      return item === undefined ? undefined : `${head}${item}${tail}`;
+/** Items are JSON texts, framed as they are. */
+const asText = (item: string, frame: Framing) => `${frame.head}${item}${frame.tail}`;
+const OPTIONS: SseOptions = {
+  wrap: { head: "", tail: "" },
+  errorData: (error) => JSON.stringify({ error: (error as Error).message }),
+  keepAliveMs: 60_000,
+};
+
+/** A reply whose first item is `first` and whose items come from `next`; records whether it was closed. */
+function replyOf(first: object, next: () => Promise<IteratorResult<string>>) {
+  let close!: () => void;
+  const closed = new Promise<void>((resolve) => (close = resolve));
+  const items: AsyncIterator<string> = {
+    next,
+    return: async () => {
+      close();
+      return { done: true, value: undefined };
     },
-    close: () => {
-      state.closed = true;
-    },
-    errorData: (error) => JSON.stringify({ error: (error as Error).message }),
   };
-  return { src, state };
+  return { reply: new StreamReply("t", first, items, asText, "1.0"), closed };
 }
 
-async function serve(src: SseSource): Promise<{ server: Server; port: number }> {
-  const app = new Hono().get("/s", (c) => sseAnswer(c, src, 60_000));
+/** A reply of `items` (JSON texts, the first parsed as the answer) that throws at the `failAt`th pull. */
+function source(items: string[], failAt?: number) {
+  let pulled = 0;
+  return replyOf(JSON.parse(items[0] as string), async () => {
+    pulled += 1;
+    if (pulled === failAt) throw new Error("broken");
+    const item = items[pulled];
+    return item === undefined ? { done: true, value: undefined } : { done: false, value: item };
+  });
+}
+
+async function serve(reply: StreamReply<string>): Promise<{ server: Server; port: number }> {
+  const app = new Hono().get("/s", (c) => sseAnswer(c, reply, OPTIONS));
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { server, port: (server.address() as { port: number }).port };
@@ -36,8 +52,8 @@ async function serve(src: SseSource): Promise<{ server: Server; port: number }> 
 
 describe("sseAnswer", () => {
   it("one `data:` event per item, in order, with the SSE headers; the answer ends with the items", async () => {
-    const { src } = source(['{"a":1}', '{"b":"x\\ny"}', '{"c":[]}']);
-    const app = new Hono().get("/s", (c) => sseAnswer(c, src));
+    const { reply } = source(['{"a":1}', '{"b":"x\\ny"}', '{"c":[]}']);
+    const app = new Hono().get("/s", (c) => sseAnswer(c, reply, OPTIONS));
     const response = await app.request("/s");
     assert.equal(response.status, 200);
     assert.equal(response.headers.get("content-type"), "text/event-stream");
@@ -46,17 +62,18 @@ describe("sseAnswer", () => {
   });
 
   it("an error after the first item: an `event: error` with the source's data, then the end", async () => {
-    const { src } = source(['{"a":1}', '{"b":2}', '{"c":3}'], 2);
-    const app = new Hono().get("/s", (c) => sseAnswer(c, src));
+    const { reply } = source(['{"a":1}', '{"b":2}', '{"c":3}'], 2);
+    const app = new Hono().get("/s", (c) => sseAnswer(c, reply, OPTIONS));
     const text = await (await app.request("/s")).text();
     assert.equal(text, 'data: {"a":1}\n\ndata: {"b":2}\n\nevent: error\ndata: {"error":"broken"}\n\n');
   });
 
   it("written to node's response directly: the same bytes and headers as through Hono's SSE helper", async () => {
     const items = ['{"a":1}', '{"b":"x\\ny"}', '{"c":[]}'];
-    const viaHelper = await (await new Hono().get("/s", (c) => sseAnswer(c, source(items).src)).request("/s")).text();
+    const helper = new Hono().get("/s", (c) => sseAnswer(c, source(items).reply, OPTIONS));
+    const viaHelper = await (await helper.request("/s")).text();
     for (const failAt of [undefined, 2]) {
-      const { server, port } = await serve(source(items, failAt).src);
+      const { server, port } = await serve(source(items, failAt).reply);
       try {
         const response = await fetch(`http://127.0.0.1:${port}/s`);
         assert.equal(response.headers.get("content-type"), "text/event-stream");
@@ -70,15 +87,14 @@ describe("sseAnswer", () => {
     }
   });
 
-  it("a reader that goes away: the source is closed", async () => {
+  it("a reader that goes away: the reply is closed", { timeout: 10_000 }, async () => {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
-    const { src, state } = source(['{"a":1}']);
-    src.next = async () => {
+    const { reply, closed } = replyOf({ a: 1 }, async () => {
       await held;
-      return undefined;
-    };
-    const { server, port } = await serve(src);
+      return { done: true, value: undefined };
+    });
+    const { server, port } = await serve(reply);
     try {
       await new Promise<void>((resolve) => {
         const req = request({ port, host: "127.0.0.1", path: "/s" }, (response) => {
@@ -89,8 +105,7 @@ describe("sseAnswer", () => {
         });
         req.end();
       });
-      for (let i = 0; i < 40 && !state.closed; i++) await sleep(25);
-      assert.ok(state.closed, "the source was closed when the reader left");
+      await closed; // else the test times out
     } finally {
       release();
       server.close();
@@ -100,16 +115,11 @@ describe("sseAnswer", () => {
   it("a reader that stops reading: items are pulled no faster than they are written", async () => {
     const big = JSON.stringify({ text: "x".repeat(256 * 1024) });
     let pulled = 0;
-    const src: SseSource = {
-      first: big,
-      next: async () => {
-        pulled += 1;
-        return pulled > 1000 ? undefined : big;
-      },
-      close: () => {},
-      errorData: () => "{}",
-    };
-    const { server, port } = await serve(src);
+    const { reply } = replyOf(JSON.parse(big), async () => {
+      pulled += 1;
+      return pulled > 1000 ? { done: true, value: undefined } : { done: false, value: big };
+    });
+    const { server, port } = await serve(reply);
     try {
       const response = await new Promise<import("node:http").IncomingMessage>((resolve) => {
         request({ port, host: "127.0.0.1", path: "/s" }, resolve).end();

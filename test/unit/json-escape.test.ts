@@ -7,15 +7,12 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { assemble, WASM_DIR } from "../../scripts/wasm.js";
-import { escapedUtf8, MAX_ESCAPED_INPUT } from "../../src/wasm/json-escape.js";
+import { escapedLine, MAX_ESCAPED_INPUT } from "../../src/wasm/json-escape.js";
 import { WASM } from "../../src/wasm/json-escape-binary.js";
 
 /** The UTF-8 of what JSON.stringify writes between the quotes. */
 const expected = (text: string) => Buffer.from(JSON.stringify(text).slice(1, -1));
-const escaped = (data: Uint8Array) => {
-  const view = escapedUtf8(data);
-  return view === undefined ? undefined : Buffer.from(view);
-};
+const escaped = (data: Uint8Array) => escapedLine(data, () => ({ head: "", tail: "" }));
 
 /** Text that looks like command output, with every kind of character the escaper treats apart. */
 const outputLike = fc
@@ -30,7 +27,7 @@ const outputLike = fc
   )
   .map((pieces) => pieces.join(""));
 
-describe("escapedUtf8", () => {
+describe("escapedLine", () => {
   it("the module in the repo is what src/wasm/json-escape.wat assembles to (npm run wasm)", async () => {
     const source = readFileSync(join(WASM_DIR, "json-escape.wat"), "utf8");
     assert.equal(await assemble(source, "json-escape.wat"), WASM);
@@ -63,6 +60,20 @@ describe("escapedUtf8", () => {
     }
   });
 
+  it("frames the bytes, asks for the frame only for input it escapes, and hands out a copy, not its memory", () => {
+    let asked = 0;
+    const around = () => {
+      asked += 1;
+      return { head: "«", tail: "»\n" };
+    };
+    const first = escapedLine(Buffer.from('say "hi"'), around);
+    assert.equal(first?.toString(), '«say \\"hi\\"»\n');
+    assert.equal(escapedLine(Buffer.from([0xff]), around), undefined);
+    assert.equal(asked, 1);
+    escapedLine(Buffer.from("x".repeat(1000)), around);
+    assert.equal(first?.toString(), '«say \\"hi\\"»\n', "a later call left the first line as it was");
+  });
+
   it("reads a view of any offset in its buffer", () => {
     const bytes = Buffer.from(`__${'say "hi"\n'.repeat(10)}__`);
     const view = bytes.subarray(2, bytes.length - 2);
@@ -71,22 +82,22 @@ describe("escapedUtf8", () => {
 
   it("declines bytes that are not valid UTF-8 (their text has U+FFFD) and input over its limit", () => {
     for (const bad of [[0xff], [0x61, 0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]])
-      assert.equal(escapedUtf8(Buffer.from(bad)), undefined, Buffer.from(bad).toString("hex"));
-    assert.equal(escapedUtf8(Buffer.alloc(MAX_ESCAPED_INPUT + 1, 0x61)), undefined);
+      assert.equal(escaped(Buffer.from(bad)), undefined, Buffer.from(bad).toString("hex"));
+    assert.equal(escaped(Buffer.alloc(MAX_ESCAPED_INPUT + 1, 0x61)), undefined);
     assert.deepEqual(escaped(Buffer.alloc(MAX_ESCAPED_INPUT, 0x61)), Buffer.alloc(MAX_ESCAPED_INPUT, 0x61));
   });
 
   it("without WebAssembly (node --jitless) it declines, and large output is written as text, the same JSON", () => {
     const script = `
-      const { escapedUtf8 } = await import("./src/wasm/json-escape.ts");
-      const { itemJson03 } = await import("./src/a2a/stream-json.ts");
+      const { escapedLine } = await import("./src/wasm/json-escape.ts");
+      const { encode03 } = await import("./src/a2a/wire/encode.ts");
       const { eventOf } = await import("./src/a2a/v0_3/codec.ts");
       const text = 'say "hi"\\n'.repeat(1000);
       const data = Buffer.from(text);
       const event = { type: "output", taskId: "t", contextId: "c", stream: "stdout", seq: 1, text, data, raw: data, first: true };
-      const written = itemJson03(event, "", "");
+      const written = encode03(event, { head: "", tail: "" });
       console.log(JSON.stringify({
-        declined: escapedUtf8(data) === undefined,
+        declined: escapedLine(data, () => ({ head: "", tail: "" })) === undefined,
         text: typeof written === "string",
         same: String(written) === JSON.stringify(eventOf(event)),
       }));`;

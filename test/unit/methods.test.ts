@@ -1,14 +1,11 @@
 // The JSON-RPC methods over a real in-process dispatcher: service parameters, and streams that start late.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { A2aService } from "../../src/a2a/service.js";
 import { activatedExtensions } from "../../src/a2a/service-params.js";
 import type { WireEvent } from "../../src/a2a/v0_3/codec.js";
-import { Dispatcher } from "../../src/core/dispatcher.js";
-import { analyzeInput } from "../../src/core/envelope.js";
+import { StreamReply } from "../../src/a2a/wire/stream-reply.js";
 import { HITL_URI } from "../../src/core/uris.js";
-import { createMethods } from "../../src/jsonrpc/methods.js";
-import { StreamReply } from "../../src/jsonrpc/stream-reply.js";
+import { endedEcho, memoryDispatcher, methodsOver } from "../helpers/methods.js";
 
 const withService = (service: Record<string, unknown>) => ({ metadata: { "a2a-service-parameters": service } });
 
@@ -22,16 +19,12 @@ describe("activatedExtensions", () => {
 
 describe("message/stream of an answer, when the task ends before the stream starts", () => {
   it("the stream still gets the task's final status event", async () => {
-    const dispatcher = new Dispatcher({ workspace: process.cwd() });
-    const echo = dispatcher.submit({
-      analysis: analyzeInput({ role: "user", parts: [{ kind: "text", text: "hi" }] }),
-      hitlActivated: false,
-    });
-    await dispatcher.settled(echo.id);
+    const dispatcher = memoryDispatcher();
+    const echo = await endedEcho(dispatcher);
     // The delivery is awaited; meanwhile the command read the answer and exited.
     dispatcher.answer = async () => dispatcher.get(echo.id);
     const events: WireEvent[] = [];
-    const server = createMethods({ service: new A2aService(dispatcher), version: "0", log: () => {} });
+    const { call } = methodsOver(dispatcher);
     const params = {
       message: {
         kind: "message",
@@ -43,12 +36,13 @@ describe("message/stream of an answer, when the task ends before the stream star
         metadata: { hitl_response_for: { prompt_id: "p", payload: { text: "y" } } },
       },
     };
-    const response = await server.receive({ jsonrpc: "2.0", id: 1, method: "message/stream", params }, {});
+    const response = await call("message/stream", params);
     const reply = response?.result as StreamReply;
     assert.ok(reply instanceof StreamReply);
     assert.equal((reply.first as { status: { state: string } }).status.state, "completed");
-    for (let step = await reply.rest.next(); !step.done; step = await reply.rest.next())
-      events.push(step.value as WireEvent);
+    const bare = { head: "", tail: "" };
+    for (let json = await reply.next(bare); json !== undefined; json = await reply.next(bare))
+      events.push(JSON.parse(String(json)) as WireEvent);
     assert.deepEqual(
       events.map((e) => [e.kind, e.kind === "status-update" && e.final]),
       [["status-update", true]],
@@ -56,16 +50,8 @@ describe("message/stream of an answer, when the task ends before the stream star
   });
 });
 
-/** A server over a fresh dispatcher; `call` answers one request as the bridge would. */
-function serverOver(dispatcher: Dispatcher) {
-  const server = createMethods({ service: new A2aService(dispatcher), version: "0", log: () => {} });
-  let id = 0;
-  return (method: string, params?: unknown) =>
-    server.receive({ jsonrpc: "2.0", id: ++id, method, ...(params === undefined ? {} : { params }) }, {});
-}
-
 describe("params errors: JSON Pointers into params, and words that say what was expected", () => {
-  const call = serverOver(new Dispatcher({ workspace: process.cwd() }));
+  const { call } = methodsOver(memoryDispatcher());
 
   for (const method of ["tasks/get", "tasks/cancel", "tasks/resubscribe"]) {
     it(`${method} without an id: expected a string, at /id`, async () => {
@@ -112,8 +98,8 @@ describe("params errors: JSON Pointers into params, and words that say what was 
 
 describe("a full queue is -32000 server busy, data.reason queue_full (CONTRACT 5.5)", () => {
   it("with one slot in the queue, the second task waiting is refused", async () => {
-    const dispatcher = new Dispatcher({ workspace: process.cwd(), maxConcurrent: 1, maxQueued: 1 });
-    const call = serverOver(dispatcher);
+    const dispatcher = memoryDispatcher({ maxConcurrent: 1, maxQueued: 1 });
+    const { call } = methodsOver(dispatcher);
     const send = (text: string) =>
       call("message/send", {
         message: { kind: "message", messageId: text, role: "user", parts: [{ kind: "text", text }] },

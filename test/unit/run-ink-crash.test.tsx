@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Dispatcher } from "../../src/core/dispatcher.js";
 import { analyzeInput } from "../../src/core/envelope.js";
+import { MemoryStore } from "../../src/store/memory.js";
 import type { ScreenProps } from "../../src/ui/ink/components.js";
 import { runScreen } from "../../src/ui/screen.js";
 import { procStat } from "../helpers/processes.js";
@@ -19,7 +20,7 @@ function Exploding({ model }: ScreenProps) {
 
 describe("runScreen when the live area crashes", () => {
   it("cancels the task, restores raw mode and the cursor, and returns 4", async () => {
-    const dispatcher = new Dispatcher({ workspace: WORKSPACE, maxConcurrent: 1 });
+    const dispatcher = new Dispatcher({ store: new MemoryStore(), workspace: WORKSPACE, maxConcurrent: 1 });
     const analysis = analyzeInput({
       adapter: "sandbox-agent-runner",
       mode: "plan",

@@ -5,12 +5,13 @@
 import type { DispatcherEvent, OutputEvent } from "../../core/events.js";
 import type { PushConfigRecord } from "../../core/push-configs.js";
 import type { TaskView } from "../../core/task-record.js";
-import type { WireJson } from "../json-string.js";
-import { itemJson03, itemJson10, streamItem03, streamItem10 } from "../stream-json.js";
 import * as v03 from "../v0_3/codec.js";
 import * as v10 from "../v1_0/codec.js";
+import { encode03, encode10, type Framing, type WireJson } from "../wire/encode.js";
 import { agentFor, postOnce, type WebhookAgent } from "./post.js";
 import type { WebhookHosts } from "./webhook-hosts.js";
+
+const UNFRAMED: Framing = { head: "", tail: "" };
 
 export const ATTEMPTS = 3;
 export const DEFAULT_PUSH_TIMEOUT_MS = 10_000;
@@ -195,7 +196,8 @@ export class Deliverer {
     const v1 = this.config.family === "1.0";
     if (item.kind === "task") return JSON.stringify(v1 ? { task: v10.taskOf(item.task) } : v03.taskOf(item.task));
     const event = item.kind === "status" ? item.event : merged(item.pieces);
-    return v1 ? itemJson10(streamItem10(event), "", "") : itemJson03(streamItem03(event), "", "");
+    // Both encoders write every event (only a 0.3 Task is not an item, and it is sent above).
+    return (v1 ? encode10 : encode03)(event, UNFRAMED) as WireJson;
   }
 
   private sleep(ms: number): Promise<void> {

@@ -3,11 +3,11 @@
 // OOM-killed): every task still watched gets SIGTERM, then SIGKILL once its grace is over, but never later than its
 // deadline plus the grace (CONTRACT 3.2). While the tool lives it only steps in for a task still watched well past its
 // deadline plus the grace (a tool that hangs).
-import { LineSplitter } from "../../io/line-splitter.js";
 import { hasProc, REAL_HOST } from "./host.js";
 import type { TaskTrace } from "./trace.js";
 import { releaseTrace, signalTrace, traceAlive } from "./trace.js";
 import type { WatchdogMessage } from "./watchdog.js";
+import { WatchdogMessages } from "./watchdog-messages.js";
 
 /** How long after deadline + grace a hung tool is given before the watchdog kills for it. */
 const BACKSTOP_MS = 1000;
@@ -67,7 +67,7 @@ async function toolGone(): Promise<void> {
   process.exit(0);
 }
 
-const splitter = new LineSplitter(1024 * 1024);
+const messages = new WatchdogMessages();
 let gone = false;
 const end = () => {
   if (gone) return;
@@ -75,14 +75,7 @@ const end = () => {
   void toolGone();
 };
 process.stdin.on("data", (chunk: Buffer) => {
-  for (const frame of splitter.push(chunk)) {
-    if (frame.kind !== "line") continue;
-    try {
-      take(JSON.parse(frame.line.toString("utf8")) as WatchdogMessage);
-    } catch {
-      // Only the tool writes here; a line it did not write is ignored.
-    }
-  }
+  for (const message of messages.push(chunk)) take(message);
 });
 process.stdin.on("end", end);
 process.stdin.on("error", end);

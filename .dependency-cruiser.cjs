@@ -1,0 +1,46 @@
+// The layering of docs/architecture.md ("Layers"), checked by `npm run check` (dependency-cruiser). Paths are
+// relative to where it runs, so test/unit/layering.test.ts runs these same rules over a fixture tree.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "core-stays-inside",
+      comment:
+        "The core (src/core) knows nothing of A2A, JSON-RPC, HTTP, stdio, screens, stores or commands: they are passed in.",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "^src/(a2a|jsonrpc|stdio|http|ui|web|store|commands|io)/|^src/cli\\.ts$" },
+    },
+    {
+      name: "no-command-below-cli",
+      comment:
+        "Bindings and front ends take nothing from src/commands: what they share lives beside them (src/exit-codes.ts).",
+      severity: "error",
+      from: { path: "^src/(jsonrpc|stdio|http|ui|web)/" },
+      to: { path: "^src/commands/|^src/cli\\.ts$" },
+    },
+    {
+      name: "service-binding-free",
+      comment: "The service and codecs (src/a2a) are transport-free: they import no binding.",
+      severity: "error",
+      from: { path: "^src/a2a/" },
+      to: { path: "^src/(jsonrpc|stdio|http|ui|web|commands)/|^src/cli\\.ts$" },
+    },
+    {
+      name: "no-unresolvable",
+      comment: "An import the check cannot follow would hide a broken rule.",
+      severity: "error",
+      from: { path: "^src/" },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default"],
+      extensions: [".ts", ".tsx", ".js"],
+    },
+  },
+};

@@ -1,0 +1,75 @@
+// Stream items as JSON in each family's wire shape, inside the frame of the binding that sends them
+// (docs/architecture.md, "The output path"). The item stays the dispatcher's event until here; each is then written
+// the fastest correct way for its size: an output chunk of BYTES_SPLICED_FROM bytes or more of valid UTF-8 is escaped
+// from the bytes the command wrote (WebAssembly, src/wasm/json-escape.ts) into a line made as bytes, its text never
+// decoded; everything else is JSON.stringify of the wire object, which is faster on small chunks
+// (docs/benchmarks.md, `stream_throughput_shapes`).
+import { randomUUID } from "node:crypto";
+import type { OutputEvent } from "../../core/events.js";
+import { escapedLine } from "../../wasm/json-escape.js";
+import type { StreamItem } from "../task-stream.js";
+import * as v03 from "../v0_3/codec.js";
+import * as v10 from "../v1_0/codec.js";
+
+/** JSON as it goes on the wire: text, or its UTF-8 bytes when it was made from the command's bytes. */
+export type WireJson = string | Buffer;
+
+/** What a binding puts around each item: the item is written in one piece with it, so bytes are not copied again. */
+export interface Framing {
+  readonly head: string;
+  readonly tail: string;
+}
+
+/** An item in one family's shape, framed; undefined for an item that family does not send. */
+export type ItemEncoder<Item = StreamItem> = (item: Item, frame: Framing) => WireJson | undefined;
+
+/** From this size on, output is escaped from its bytes; under it, JSON.stringify of the wire object is faster. */
+export const BYTES_SPLICED_FROM = 4096;
+
+/** Stands for the text while the codec builds the event's shape: no output or id can hold it by chance. */
+const MARKER = `text-${randomUUID()}`;
+const MARKED = JSON.stringify(MARKER);
+
+const framed = (value: unknown, frame: Framing): string => `${frame.head}${JSON.stringify(value)}${frame.tail}`;
+
+/**
+ * An output event in the wire shape `shape` makes, framed. A large chunk of valid UTF-8 becomes bytes: the codec
+ * builds the shape around a marker (so the codec stays the one place that knows the shape), and the escaped bytes go
+ * where the marker's JSON is. The text comes after every id in both families' shapes, so the last match is the
+ * marker itself.
+ */
+function outputJson(event: OutputEvent, shape: (event: OutputEvent) => unknown, frame: Framing): WireJson | undefined {
+  if (event.data.length === 0) return undefined;
+  if (event.data.length >= BYTES_SPLICED_FROM) {
+    const line = escapedLine(event.data, () => {
+      const marked = JSON.stringify(shape({ ...fieldsOf(event), text: MARKER }));
+      const at = marked.lastIndexOf(MARKED);
+      return {
+        head: `${frame.head}${marked.slice(0, at)}"`,
+        tail: `"${marked.slice(at + MARKED.length)}${frame.tail}`,
+      };
+    });
+    if (line !== undefined) return line;
+  }
+  return framed(shape(event), frame);
+}
+
+/** The event's fields but its text, read without decoding it. */
+function fieldsOf(event: OutputEvent): Omit<OutputEvent, "text"> {
+  const { type, taskId, contextId, stream, seq, data, raw, first } = event;
+  return { type, taskId, contextId, stream, seq, data, raw, first };
+}
+
+/** A 0.3 stream item: the task is the stream's answer, not an item; events as `tasks/event` carries them. */
+export const encode03: ItemEncoder = (item, frame) => {
+  if (item.type === "task") return undefined;
+  if (item.type === "output") return outputJson(item, v03.eventOf, frame);
+  return framed(v03.eventOf(item), frame);
+};
+
+/** A 1.0 StreamResponse: the task, a status update or an artifact update. */
+export const encode10: ItemEncoder = (item, frame) => {
+  if (item.type === "task") return framed({ task: v10.taskOf(item.task) }, frame);
+  if (item.type === "output") return outputJson(item, v10.streamResponseOf, frame);
+  return framed(v10.streamResponseOf(item), frame);
+};

@@ -1,0 +1,113 @@
+// Stream items as JSON (src/a2a/wire/encode.ts): whatever way a chunk takes, what is written is exactly head,
+// JSON.stringify of the codec's wire shape, tail. Large output goes out as bytes escaped from what the command wrote,
+// without its text ever being decoded; the rest is JSON.stringify of the wire object.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { eventOf } from "../../src/a2a/v0_3/codec.js";
+import { streamResponseOf, taskOf } from "../../src/a2a/v1_0/codec.js";
+import { BYTES_SPLICED_FROM, encode03, encode10 } from "../../src/a2a/wire/encode.js";
+import type { OutputEvent } from "../../src/core/events.js";
+import { output, taskView } from "../helpers/events.js";
+
+const families = [
+  { name: "0.3", encode: encode03, shape: eventOf },
+  { name: "1.0", encode: encode10, shape: streamResponseOf },
+] as const;
+
+/** An output event of `data` whose text may not be read: the bytes path must never decode it. */
+function undecoded(data: Buffer, ids: { taskId?: string; contextId?: string } = {}): OutputEvent {
+  const { text: _text, ...fields } = output("", "stdout", true) as OutputEvent;
+  return {
+    ...fields,
+    ...ids,
+    data,
+    raw: data,
+    get text(): string {
+      throw new Error("the text was decoded");
+    },
+  };
+}
+
+/** What must be written: head, JSON.stringify of the shape of the event with its text decoded, tail. */
+function expected(shape: (event: OutputEvent) => unknown, event: OutputEvent, head: string, tail: string): Buffer {
+  const { type, taskId, contextId, stream, seq, data, raw, first } = event;
+  const decoded = { type, taskId, contextId, stream, seq, data, raw, first, text: data.toString() };
+  return Buffer.from(`${head}${JSON.stringify(shape(decoded))}${tail}`);
+}
+
+const chunk = `{"level":"info","msg":"a \\"quoted\\" word"}\t${"z".repeat(200)}\r\n`.repeat(40);
+/** Any UTF-16 text, lone surrogates included (a string of random code units). */
+const anyText = fc
+  .array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 200 })
+  .map((units) => String.fromCharCode(...units));
+
+describe("encode03 and encode10", () => {
+  for (const { name, encode, shape } of families) {
+    it(`${name}: large output as bytes: ASCII, non-ASCII and control characters, framed, never decoded`, () => {
+      for (const text of [chunk, `✓ é 😀 ${chunk}`, `\u001b[31m\u0000\b\f${chunk}\u2028`]) {
+        const event = undecoded(Buffer.from(text));
+        const frame = { head: '{"jsonrpc":"2.0","params":', tail: "}\n" };
+        const written = encode(event, frame);
+        assert.ok(Buffer.isBuffer(written));
+        assert.deepEqual(written, expected(shape, event, frame.head, frame.tail));
+      }
+    });
+
+    it(`${name}: large output with any ids and any characters (property)`, () => {
+      fc.assert(
+        fc.property(
+          fc.string(),
+          fc.string(),
+          fc.string({ unit: "grapheme", minLength: 1 }),
+          (taskId, contextId, piece) => {
+            const data = Buffer.from(piece.repeat(Math.ceil(BYTES_SPLICED_FROM / Buffer.byteLength(piece))));
+            const event = undecoded(data, { taskId, contextId });
+            const written = encode(event, { head: "data: ", tail: "\n\n" });
+            assert.deepEqual(written, expected(shape, event, "data: ", "\n\n"));
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+
+    it(`${name}: small output, any text and lone surrogates, as JSON.stringify's text (property)`, () => {
+      fc.assert(
+        fc.property(anyText, (text) => {
+          const event = output(text, "stdout") as OutputEvent;
+          const written = encode(event, { head: "<", tail: ">" });
+          if (event.data.length === 0) return assert.equal(written, undefined);
+          assert.equal(typeof written, "string");
+          assert.equal(written, `<${JSON.stringify(shape(event))}>`);
+        }),
+        { numRuns: 1000 },
+      );
+    });
+
+    it(`${name}: large bytes that are not valid UTF-8 go as text, exactly JSON.stringify's`, () => {
+      const data = Buffer.concat([Buffer.from(chunk), Buffer.from([0xff, 0x0a])]);
+      const event = { ...(output("", "stderr") as OutputEvent), text: data.toString(), data, raw: data };
+      const written = encode(event, { head: "[", tail: "]" });
+      assert.equal(typeof written, "string");
+      assert.deepEqual(Buffer.from(written as string), expected(shape, event, "[", "]"));
+    });
+
+    it(`${name}: output with no bytes is not sent`, () => {
+      const data = Buffer.alloc(0);
+      assert.equal(
+        encode({ ...(output("", "stdout") as OutputEvent), data, raw: data }, { head: "", tail: "" }),
+        undefined,
+      );
+    });
+  }
+
+  it("status events in each family's shape; the task is a 1.0 item and the 0.3 answer, not a 0.3 item", () => {
+    const task = taskView({ state: "completed", exitCode: 0 });
+    const status = { type: "status" as const, task };
+    const frame = { head: "<", tail: ">" };
+    assert.equal(encode03(status, frame), `<${JSON.stringify(eventOf(status))}>`);
+    assert.equal(encode10(status, frame), `<${JSON.stringify(streamResponseOf(status))}>`);
+    assert.equal(encode03({ type: "task", task }, frame), undefined);
+    assert.equal(encode10({ type: "task", task }, frame), `<${JSON.stringify({ task: taskOf(task) })}>`);
+  });
+});
