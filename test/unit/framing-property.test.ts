@@ -151,8 +151,17 @@ function expectItem(value: unknown): Expected | undefined {
   if ("result" in value || "error" in value) return { code: -32600, id: wireId(id) };
   if (id === undefined) return undefined;
   // Known methods are only generated with params they must refuse.
-  return { code: KNOWN.has(method) ? -32602 : -32601, id };
+  return { code: KNOWN.has(method) ? refusalCode(params) : -32601, id };
 }
+
+/** Most refused params are -32602; a message to a task that does not exist, or with a part we do not take, is not. */
+const OTHER_REFUSALS = new Map<string, number>([
+  // A2A 1.0 §3.4.2: a taskId that names no task is TaskNotFound (CONTRACT 7.1).
+  [JSON.stringify({ message: { role: "user", parts: [{ kind: "text", text: "x" }], taskId: "t-1" } }), -32001],
+  // A part that is not text/plain is ContentTypeNotSupported (CONTRACT 3.4).
+  [JSON.stringify({ message: { role: "user", parts: [{ kind: "data", data: {} }] } }), -32005],
+]);
+const refusalCode = (params: unknown) => OTHER_REFUSALS.get(JSON.stringify(params)) ?? -32602;
 
 /** What the bridge must answer to a line: one error, a batch of errors, or nothing. */
 function expectLine(line: Buffer): Expected | Expected[] | undefined {
@@ -203,7 +212,7 @@ const unknownMethod = fc
   .record({ id: fc.oneof(id, fc.constant(null)), method: methodName, params })
   .map(({ params: p, ...rest }) => ({ jsonrpc: "2.0", ...rest, ...(p === undefined ? {} : { params: p }) }));
 
-/** Known methods with params they refuse → -32602 (no task is ever created). */
+/** Known methods with params they refuse → -32602, or the code of OTHER_REFUSALS (no task is ever created). */
 const badParams = fc.oneof(
   fc
     .tuple(
