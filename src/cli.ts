@@ -86,6 +86,7 @@ export async function main(argv: string[]): Promise<number> {
     .option("--no-tui", "no interactive UI, even in a terminal")
     .option("--settle-ms <ms>", "quiet time before a prompt is raised (default 150)", positiveInt)
     .option("--max-output-bytes <n>", "output the task record keeps (default 8 MiB)", positiveInt)
+    .option("--verbose", "also say which containment guard keeps the command's processes in check")
     .action(async (file: string, flags: RunFlags) => {
       const { runCommand } = await import("./commands/run.js");
       code = await runCommand(file, { ...flags, json: flags.json === true }, io);
