@@ -5,6 +5,7 @@ import { analyzeText } from "../core/input-text.js";
 import { printable } from "../core/printable.js";
 import type { Problem } from "../core/problems.js";
 import type { TaskView } from "../core/task-record.js";
+import { place } from "../core/workspace.js";
 import type { Io } from "../io/io.js";
 import { AnswerSource, answerPrompts } from "../ui/answers.js";
 import { Interrupts } from "../ui/interrupts.js";
@@ -45,7 +46,15 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
       writeJsonEnd(io, { kind: "unreadable", file, message: read.problem.message, errors: [read.problem] });
     return EXIT.usage;
   }
-  const { analysis } = analyzeText(read.text);
+  const { analysis, locate } = analyzeText(read.text);
+  // What `validate` warns of (a request missing from the workspace), said here in its words too; a missing runner
+  // ends the task, and its ending says so with the same hint.
+  if (analysis.valid && analysis.dispatch === "adapter-command") {
+    const placed = place(options.workspace, analysis.envelope, analysis.envelopePath);
+    for (const problem of placed.warnings.map(locate)) {
+      if (problem.code !== "runner_missing") say(`warning: ${problem.message} [${problem.code}]`);
+    }
+  }
   const dispatcher = new Dispatcher({
     workspace: options.workspace,
     maxConcurrent: 1,

@@ -77,7 +77,7 @@ describe("validate: exit codes", () => {
   });
 
   it("exits 0 on all the valid examples, one line each", async () => {
-    const result = await runCli(["validate", ...VALID]);
+    const result = await runCli(["validate", "--workspace", "examples/workspace", ...VALID]);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const lines = result.stdout.trimEnd().split("\n");
     assert.equal(lines.length, VALID.length, result.stdout);
@@ -333,13 +333,26 @@ describe("validate --json", () => {
 });
 
 describe("validate --workspace", () => {
-  it("without --workspace, a request that does not exist is neither an error nor a warning", async () => {
+  it("without --workspace the current directory plays it: what is missing there is warned of, as run says", async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/does-not-exist.json")));
-    const result = await runCli(["validate", "--json", file]);
+    const empty = mkdtempSync(join(temp, "cwd-"));
+    const result = await runCli(["validate", "--json", file], { cwd: empty });
     assert.equal(result.code, 0, result.stdout);
     const [verdict] = verdicts(result.stdout);
     assert.equal(verdict?.valid, true);
-    assert.deepEqual(verdict?.warnings, []);
+    assert.deepEqual(codes(verdict?.warnings ?? []).sort(), ["request_missing", "runner_missing"]);
+    const runner = verdict?.warnings.find((w) => w.code === "runner_missing")?.message ?? "";
+    // run from the same directory fails for the same reason, in the same words and with the same hint.
+    const ran = await runCli(["run", "--no-tui", file], { cwd: empty });
+    assert.equal(ran.code, 4, ran.stderr);
+    const [missing, hint] = runner.split("; ");
+    assert.ok(ran.stderr.includes(`failed: ${missing}`), `${ran.stderr}\nvs\n${runner}`);
+    assert.ok(ran.stderr.includes(hint as string), `${ran.stderr}\nvs\n${runner}`);
+    assert.match(ran.stderr, /warning: no request file at .*does-not-exist\.json \[request_missing\]/);
+    // And in a directory that holds them, neither warns.
+    const plan = join(EXAMPLES, "envelopes/plan.json");
+    const here = await runCli(["validate", "--json", plan], { cwd: join(EXAMPLES, "workspace") });
+    assert.deepEqual(verdicts(here.stdout)[0]?.warnings, []);
   });
 
   it("a missing request is a warning, not an error", async () => {
