@@ -180,7 +180,7 @@ describe("the official @a2a-js/sdk clients against serve --http", () => {
         const taken = taskOf(await client.sendMessage(request("y", { answer }), withHitl));
         assert.equal(taken.status?.state, TaskState.TASK_STATE_WORKING);
         const again = await refusal("y");
-        assert.equal(again.message, "hitl_already_answered_or_unknown");
+        assert.match(again.message, /^hitl_already_answered_or_unknown: .*already answered/);
         assert.equal(
           binding === "JSONRPC" ? again.envelopeCode : again.statusCode,
           binding === "JSONRPC" ? -32010 : 409,

@@ -9,6 +9,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { ADAPTER_URI as URI } from "../../src/core/uris.js";
 import { EXAMPLES, ROOT, runCli, startCli } from "../helpers/cli.js";
 import { envelopeOfFile } from "../helpers/examples.js";
+import { HAS_TMUX, Tmux } from "../helpers/tmux.js";
 
 const ESCAPED_URI = "https:~1~1agentic-sandbox.aiwg.io~1extensions~1adapter-command~1v1";
 const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
@@ -111,11 +112,25 @@ describe("validate: exit codes", () => {
     });
   });
 
-  it("exits 2 without a file argument", async () => {
-    const result = await runCli(["validate"]);
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, /file/);
-    assert.equal(result.stdout, "");
+  it("without a file argument and stdin a pipe, reads the pipe (validate < file)", async () => {
+    const input = readFileSync(join(ROOT, "examples/envelopes/plan.json"), "utf8");
+    const result = await runCli(["validate", "--workspace", "examples/workspace"], { input });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.equal(result.stdout, "valid    - (plan via sandbox-agent-runner)\n");
+  });
+
+  it("exits 2 without a file argument when stdin is a terminal (nothing to read)", {
+    skip: !HAS_TMUX && "tmux is not installed",
+  }, async () => {
+    const server = new Tmux("validate");
+    try {
+      server.binary("no-file", ["validate"], { columns: 200 });
+      const screen = await server.waitFor("no-file", "EXIT=", (text) => /^EXIT=\d+/m.test(text));
+      assert.match(screen, /expected a file, a directory or - \(stdin\), found none/);
+      assert.match(screen, /^EXIT=2$/m);
+    } finally {
+      server.kill();
+    }
   });
 
   it("exits 2 on an unknown option", async () => {
@@ -141,6 +156,21 @@ describe("validate: exit codes", () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /--json/);
     assert.match(result.stdout, /--workspace/);
+  });
+
+  it("serve --help and run --help say each default once, in words, never this machine's path", async () => {
+    for (const command of ["serve", "run"]) {
+      const result = await runCli([command, "--help"]);
+      assert.equal(result.code, 0, result.stderr);
+      // One entry per option: its first line and the indented lines that continue it.
+      const entries = result.stdout.split(/\n(?= {2}-)/).filter((entry) => entry.trimStart().startsWith("-"));
+      for (const entry of entries) {
+        const text = entry.replace(/\s+/g, " ");
+        assert.ok((text.match(/\(default/g) ?? []).length <= 1, `${command}: ${text}`);
+        assert.doesNotMatch(text, /default: \[\]/, `${command}: ${text}`);
+      }
+      assert.match(result.stdout.replace(/\s+/g, " "), /--workspace <dir> .* \(default: the current directory\)/);
+    }
   });
 
   it("--version exits 0 and prints the package version", async () => {
@@ -662,6 +692,31 @@ describe("validate: directories, stdin and special files", () => {
     assert.deepEqual(
       verdicts(result.stdout).map((v) => v.file),
       [...VALID, ...INVALID].sort(),
+    );
+  });
+
+  it("a directory run ends with a summary line; --json and a list of files have none", async () => {
+    const result = await runCli(["validate", "--workspace", "examples/workspace", "examples/envelopes"]);
+    assert.equal(result.code, 1);
+    const total = VALID.length + INVALID.length;
+    assert.equal(
+      result.stdout.trimEnd().split("\n").at(-1),
+      `${total} files: ${VALID.length} valid, ${INVALID.length} invalid`,
+    );
+    const listed = await runCli(["validate", "--workspace", "examples/workspace", ...VALID]);
+    assert.doesNotMatch(listed.stdout, /files:/);
+    const json = await runCli(["validate", "--json", "examples/envelopes"]);
+    assert.equal(verdicts(json.stdout).length, total);
+  });
+
+  it("a trailing comma is reported at the comma, in words", async () => {
+    const file = join(temp, "trailing-comma.json");
+    writeFileSync(file, '{\n  "adapter": "sandbox-agent-runner",\n  "mode": "plan",\n}\n');
+    const result = await runCli(["validate", file]);
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stdout,
+      /error {3}3:17: expected another member after this comma, found "}": JSON allows no comma after the last one \[json_syntax\]/,
     );
   });
 
