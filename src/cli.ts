@@ -45,7 +45,7 @@ type ServeFlags = Omit<ServeOptions, "version"> &
 
 /** Options that belong to one binding only; given to the other, they are a usage error. */
 const STDIO_ONLY = ["maxLineBytes"];
-const HTTP_ONLY = ["host", "port", "tokenFile", "auth", "allowOrigin", "maxBodyBytes"];
+const HTTP_ONLY = ["host", "port", "tokenFile", "auth", "allowOrigin", "maxBodyBytes", "quiet"];
 
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
@@ -139,6 +139,7 @@ export async function main(argv: string[]): Promise<number> {
         .argParser(positiveInt)
         .default(1048576, "1 MiB"),
     )
+    .option("--quiet", "--http: no access line per request on stderr")
     .action(async (flags: ServeFlags, command: Command) => {
       const given = (names: string[]) => names.filter((name) => command.getOptionValueSource(name) === "cli");
       const usage = (text: string) => {

@@ -38,6 +38,7 @@ export class HttpBridge {
           BIN,
           "serve",
           "--http",
+          "--quiet", // the access log is measured apart from the serving
           "--port",
           "0",
           "--workspace",

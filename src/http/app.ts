@@ -7,6 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10 } from "../a2a/card.js";
 import type { CallContext } from "../jsonrpc/methods.js";
+import { accessLog } from "./access-log.js";
 import { notFound, refusal } from "./answers.js";
 import { bearer } from "./auth.js";
 import { hostGuard, originGuards } from "./guards.js";
@@ -24,6 +25,8 @@ export interface AppOptions {
   token: string | undefined;
   maxBodyBytes: number;
   log(line: string): void;
+  /** Where the access lines go (src/http/access-log.ts); none with --quiet. */
+  accessLog?: (line: string) => void;
   /** Idle time before an SSE comment (default 15 s). */
   keepAliveMs?: number;
 }
@@ -48,6 +51,7 @@ function limitBodies(max: number): MiddlewareHandler {
 
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
+  if (options.accessLog) app.use("*", accessLog(options.accessLog));
   app.use("*", hostGuard(options.allowedHosts), ...originGuards(options.allowOrigins));
 
   app.get("/.well-known/agent-card.json", etag(), (c) => {

@@ -20,6 +20,8 @@ export interface HttpServeOptions extends RuntimeOptions {
   auth: boolean;
   allowOrigin: string[];
   maxBodyBytes: number;
+  /** No access line per request. */
+  quiet?: boolean;
 }
 
 // With the 1 s the binary allows for open handles after that, the server exits within the 5 s of CONTRACT 8.1.
@@ -81,6 +83,7 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     token: token?.value,
     maxBodyBytes: options.maxBodyBytes,
     log,
+    ...(options.quiet ? {} : { accessLog: log }),
   });
   const server = createHttpServer(app);
   const answers = new OpenAnswers(server);

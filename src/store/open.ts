@@ -7,6 +7,7 @@ import type { Database } from "better-sqlite3";
 import type { TaskStore } from "../core/store.js";
 import { describeDbError, isDamaged } from "./db-errors.js";
 import { clearOwner, StateDirHeld, switchToWal, takeLock, writeOwner } from "./lock.js";
+import { nativeModuleProblem } from "./native-module.js";
 import type { RecoverOptions } from "./recover.js";
 import { checkSchema, migrate, StateDbError } from "./schema.js";
 
@@ -52,7 +53,9 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
     // No busy timeout: a state dir held by another runtime is refused at once.
     db = new Sqlite(path, { timeout: 0 });
   } catch (error) {
-    return fail(`cannot use --state-dir ${root}: cannot open ${path}: ${describeDbError(error)}`);
+    return fail(
+      nativeModuleProblem(error) ?? `cannot use --state-dir ${root}: cannot open ${path}: ${describeDbError(error)}`,
+    );
   }
   try {
     prepareDatabase(db, root, path);
