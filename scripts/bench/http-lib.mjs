@@ -38,7 +38,7 @@ export class HttpBridge {
           BIN,
           "serve",
           "--http",
-          "--quiet", // the access log is measured apart from the serving
+          "--quiet", // no access line per request: the bench measures the serving
           "--port",
           "0",
           "--workspace",
