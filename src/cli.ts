@@ -38,6 +38,12 @@ const directory = (value: string) => {
   throw new InvalidArgumentError(`expected a directory, found ${found} at "${value}"`);
 };
 
+/** `--workspace`, whose default is said in words: the path of the moment means little in --help. */
+const workspaceOption = () =>
+  new Option("--workspace <dir>", "the directory that plays the sandbox's /workspace")
+    .argParser(directory)
+    .default(process.cwd(), "the current directory");
+
 // Type-only imports: the commands themselves are loaded when they run, so each stays quick to start.
 type RunFlags = Omit<RunOptions, "json"> & { json?: boolean };
 type ServeFlags = Omit<ServeOptions, "version"> &
@@ -45,7 +51,7 @@ type ServeFlags = Omit<ServeOptions, "version"> &
 
 /** Options that belong to one binding only; given to the other, they are a usage error. */
 const STDIO_ONLY = ["maxLineBytes"];
-const HTTP_ONLY = ["host", "port", "tokenFile", "auth", "allowOrigin", "maxBodyBytes"];
+const HTTP_ONLY = ["host", "port", "tokenFile", "auth", "allowOrigin", "maxBodyBytes", "quiet"];
 
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
@@ -67,31 +73,44 @@ export async function main(argv: string[]): Promise<number> {
     .command("validate")
     .description("check envelope files the way the runtime will; print every problem")
     .argument(
-      "<file...>",
-      "JSON files (send params, a message or a bare envelope), directories (their *.json, recursively) or - (stdin)",
+      "[file...]",
+      "JSON files (send params, a message or a bare envelope), directories (their *.json, recursively) or - (stdin; the default when stdin is a pipe)",
     )
     .option("--json", "one JSON object per file, on stdout")
     .option("--workspace <dir>", "also check the working directory and files against this workspace", directory)
     .action(async (files: string[], flags: { json?: boolean; workspace?: string }) => {
+      // `validate < file` and `… | validate`: a pipe with no file named is the file.
+      if (files.length === 0 && process.stdin.isTTY) {
+        process.stderr.write(
+          "adapter-command validate: expected a file, a directory or - (stdin), found none\n(run adapter-command validate --help for usage)\n",
+        );
+        code = EXIT.usage;
+        return;
+      }
       const { validateFiles } = await import("./commands/validate-files.js");
-      code = await validateFiles(files, flags, io);
+      code = await validateFiles(files.length === 0 ? ["-"] : files, flags, io);
     });
 
   program
     .command("run")
     .description("validate a file, run it, and show the task live")
     .argument("<file>", "a JSON file: send params, a message or a bare envelope")
-    .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", directory, process.cwd())
+    .addOption(workspaceOption())
     .addOption(
       new Option("--input-mode <mode>", "detect prompts even without input_mode in the envelope").choices([
         "text-line",
       ]),
     )
-    .option("--answer <text>", "an answer for the next prompt (repeatable; then stdin lines)", collect, [])
+    .addOption(
+      new Option("--answer <text>", "an answer for the next prompt (repeatable; then stdin lines)")
+        .argParser(collect)
+        .default([], "none"),
+    )
     .option("--json", "print the task's A2A events as NDJSON instead of the output")
     .option("--no-tui", "no interactive UI, even in a terminal")
-    .option("--settle-ms <ms>", "quiet time before a prompt is raised (default 150)", positiveInt)
-    .option("--max-output-bytes <n>", "output the task record keeps (default 8 MiB)", positiveInt)
+    .option("--settle-ms <ms>", "quiet time before a prompt is raised (default: 150)", positiveInt)
+    .option("--max-output-bytes <n>", "output the task record keeps (default: 8 MiB)", positiveInt)
+    .option("--verbose", "also say which containment guard keeps the command's processes in check")
     .action(async (file: string, flags: RunFlags) => {
       const { runCommand } = await import("./commands/run.js");
       code = await runCommand(file, { ...flags, json: flags.json === true }, io);
@@ -102,7 +121,7 @@ export async function main(argv: string[]): Promise<number> {
     .description("serve A2A backed by the same dispatcher: JSON-RPC over stdio (--stdio), or over HTTP (--http)")
     .option("--stdio", "speak JSON-RPC on stdin/stdout")
     .option("--http", "serve A2A over HTTP: JSON-RPC and HTTP+JSON, streams as SSE")
-    .option("--workspace <dir>", "the directory that plays the sandbox's /workspace", directory, process.cwd())
+    .addOption(workspaceOption())
     .option(
       "--instance <uuid>",
       "this runtime's instance id, a UUID v4 or v7 (default: the state dir's, else a new one)",
@@ -110,15 +129,15 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option("--max-concurrent <n>", "commands running at once; more wait in submitted", positiveInt, 4)
     .option("--state-dir <dir>", "keep tasks in <dir>/state.db (SQLite) so they survive a restart; one runtime per dir")
-    .option("--settle-ms <ms>", "quiet time before a prompt is raised (default 150)", positiveInt)
-    .option("--max-output-bytes <n>", "output each task record keeps (default 8 MiB)", positiveInt)
+    .option("--settle-ms <ms>", "quiet time before a prompt is raised (default: 150)", positiveInt)
+    .option("--max-output-bytes <n>", "output each task record keeps (default: 8 MiB)", positiveInt)
     .option("--require-extensions", "refuse requests that do not activate runtime/v1 (and idempotency/v1 on sends)")
     .option(
       "--idempotency-ttl-seconds <s>",
-      "how long a send's first answer is kept for retries (default 86400)",
+      "how long a send's first answer is kept for retries (default: 86400)",
       positiveInt,
     )
-    .option("--max-line-bytes <n>", "--stdio: the longest request line accepted (default 1 MiB)", positiveInt)
+    .option("--max-line-bytes <n>", "--stdio: the longest request line accepted (default: 1 MiB)", positiveInt)
     .option("--host <host>", "--http: the address to listen on", "127.0.0.1")
     .option("--port <port>", "--http: the port to listen on; 0 picks a free one", port, 41241)
     .option(
@@ -126,15 +145,26 @@ export async function main(argv: string[]): Promise<number> {
       "--http: read the bearer token from this file (else $ADAPTER_COMMAND_TOKEN, else a new one)",
     )
     .option("--no-auth", "--http: accept requests without a token (loopback hosts only)")
-    .option("--allow-origin <origin>", "--http: let web pages from this origin call (repeatable; CORS)", collect, [])
-    .option("--max-body-bytes <n>", "--http: the largest request body accepted (default 1 MiB)", positiveInt, 1048576)
-    .option(
-      "--allow-webhook-host <host>",
-      "let push notifications go to this host name or address, besides loopback (repeatable)",
-      collect,
-      [],
+    .addOption(
+      new Option("--allow-origin <origin>", "--http: let web pages from this origin call (repeatable; CORS)")
+        .argParser(collect)
+        .default([], "none"),
     )
-    .option("--push-timeout-ms <ms>", "how long one push delivery may take (default 10000)", positiveInt)
+    .addOption(
+      new Option("--max-body-bytes <n>", "--http: the largest request body accepted")
+        .argParser(positiveInt)
+        .default(1048576, "1 MiB"),
+    )
+    .addOption(
+      new Option(
+        "--allow-webhook-host <host>",
+        "let push notifications go to this host name or address, besides loopback (repeatable)",
+      )
+        .argParser(collect)
+        .default([], "none"),
+    )
+    .option("--push-timeout-ms <ms>", "how long one push delivery may take (default: 10000)", positiveInt)
+    .option("--quiet", "--http: no access line per request on stderr")
     .action(async (flags: ServeFlags, command: Command) => {
       const given = (names: string[]) => names.filter((name) => command.getOptionValueSource(name) === "cli");
       const usage = (text: string) => {

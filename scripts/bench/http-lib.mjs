@@ -39,6 +39,7 @@ export class HttpBridge {
           BIN,
           "serve",
           "--http",
+          "--quiet", // no access line per request: the bench measures the serving
           "--port",
           "0",
           "--workspace",

@@ -1,11 +1,12 @@
 // Request checks both protocol versions share: params parsed with valibot into core errors whose problems point into
 // `params` (CONTRACT 7.4 for ListTasks).
 import * as v from "valibot";
+import { closest } from "../core/edit-distance.js";
 import { CoreError } from "../core/errors.js";
 import { isRecord } from "../core/json-value.js";
 import { DEFAULT_PAGE_SIZE, decodePageToken, type ListQuery, MAX_PAGE_SIZE } from "../core/list-query.js";
 import { type Problem, problemsFromIssues, shown } from "../core/problems.js";
-import type { TaskState } from "../core/task.js";
+import { TASK_STATES, type TaskState } from "../core/task.js";
 import type { GetRequest, ListRequest } from "./requests.js";
 
 export function invalidParams(errors: Problem[]): CoreError {
@@ -35,6 +36,23 @@ export function parseParams<S extends ParamsSchema>(schema: S, params: unknown):
   const parsed = v.safeParse(schema, { ...keys, ...given });
   if (parsed.success) return parsed.output;
   throw invalidParams(problemsFromIssues(parsed.issues, ""));
+}
+
+/** The state names a family takes: the 0.3 ones (`canceled`) or the 1.0 ones (`TASK_STATE_CANCELED`). */
+function stateNames(stateOf: (name: string) => TaskState | undefined): string[] {
+  return TASK_STATES.flatMap((state) =>
+    [state, `TASK_STATE_${state.toUpperCase().replace("-", "_")}`].filter((name) => stateOf(name) === state),
+  );
+}
+
+/** The family's name for a state given in the other family's spelling, another case, or a letter off. */
+function stateNameMeant(found: string, stateOf: (name: string) => TaskState | undefined): string | undefined {
+  const bare = found
+    .replace(/^task_state_/i, "")
+    .toLowerCase()
+    .replace(/_/g, "-");
+  const state = (TASK_STATES as readonly string[]).includes(bare) ? bare : closest(bare, TASK_STATES);
+  return stateNames(stateOf).find((name) => stateOf(name) === state);
 }
 
 export function requireObject(params: unknown, what: string): Record<string, unknown> {
@@ -76,10 +94,17 @@ export function listRequestOf(params: unknown, stateOf: (name: string) => TaskSt
   if (parsed.contextId) query.contextId = parsed.contextId;
   if (parsed.status !== undefined && parsed.status !== "" && parsed.status !== "TASK_STATE_UNSPECIFIED") {
     const state = stateOf(parsed.status);
-    if (!state)
+    if (!state) {
+      const meant = stateNameMeant(parsed.status, stateOf);
+      const hint = meant
+        ? `; the name is "${meant}"`
+        : `: one of ${stateNames(stateOf)
+            .map((n) => `"${n}"`)
+            .join(", ")}`;
       throw invalidParams([
-        { path: "/status", code: "invalid_value", message: `expected a task state, found "${parsed.status}"` },
+        { path: "/status", code: "invalid_value", message: `expected a task state, found "${parsed.status}"${hint}` },
       ]);
+    }
     query.state = state;
   }
   if (parsed.statusTimestampAfter !== undefined && parsed.statusTimestampAfter !== "") {

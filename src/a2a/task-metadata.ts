@@ -1,5 +1,6 @@
 // The task's metadata, the same in both protocol versions: metadata[ADAPTER] (CONTRACT 5.4) and the activated
 // extensions echoed under "a2a-service-parameters" (CONTRACT 5.2), and the runtime's keys (CONTRACT 9.2).
+import { isTerminal } from "../core/task.js";
 import type { TaskView } from "../core/task-record.js";
 import { ADAPTER_URI, RUNTIME_KIND, RUNTIME_PROVIDER } from "../core/uris.js";
 import { SERVICE_PARAMETERS } from "./service-params.js";
@@ -39,8 +40,21 @@ export function metadataOf(task: TaskView): Record<string, unknown> {
   return metadata;
 }
 
-/** A status event of a running command names its pid (in metadata[ADAPTER]), so a client can tell which process it is. */
+/**
+ * A status event of a running command names its pid (in metadata[ADAPTER]), so a client can tell which process it
+ * is; the final one also says how the task ended (exit_code, signal, fail_kind, reason, ended_at), so a stream's
+ * reader needs no GetTask for it.
+ */
 export function eventMetadata(task: TaskView): { metadata?: Record<string, unknown> } {
-  if (task.pid === undefined || task.state === "submitted") return {};
-  return { metadata: { [ADAPTER_URI]: { pid: task.pid } } };
+  const ending = isTerminal(task.state)
+    ? {
+        exit_code: task.exitCode,
+        signal: task.signal,
+        fail_kind: task.failKind ?? null,
+        reason: task.reason ?? null,
+        ended_at: task.endedAt ?? null,
+      }
+    : {};
+  if ((task.pid === undefined || task.state === "submitted") && !isTerminal(task.state)) return {};
+  return { metadata: { [ADAPTER_URI]: { ...(task.pid !== undefined ? { pid: task.pid } : {}), ...ending } } };
 }

@@ -5,6 +5,7 @@ import { analyzeText } from "../core/input-text.js";
 import { printable } from "../core/printable.js";
 import type { Problem } from "../core/problems.js";
 import type { TaskView } from "../core/task-record.js";
+import { place } from "../core/workspace.js";
 import { EXIT, exitCodeOf } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
 import { MemoryStore } from "../store/memory.js";
@@ -22,6 +23,8 @@ export interface RunOptions {
   tui: boolean;
   settleMs?: number;
   maxOutputBytes?: number;
+  /** Also say which containment guard is on. */
+  verbose?: boolean;
 }
 
 export async function runCommand(file: string, options: RunOptions, io: Io): Promise<number> {
@@ -40,9 +43,19 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
   const read = await readInputFile(file);
   if (!read.ok) {
     say(`cannot read ${file}: ${read.problem.message} [${read.problem.code}]`);
+    if (options.json)
+      writeJsonEnd(io, { kind: "unreadable", file, message: read.problem.message, errors: [read.problem] });
     return EXIT.usage;
   }
-  const { analysis } = analyzeText(read.text);
+  const { analysis, locate } = analyzeText(read.text);
+  // What `validate` warns of (a request missing from the workspace), said here in its words too; a missing runner
+  // ends the task, and its ending says so with the same hint.
+  if (analysis.valid && analysis.dispatch === "adapter-command") {
+    const placed = place(options.workspace, analysis.envelope, analysis.envelopePath);
+    for (const problem of placed.warnings.map(locate)) {
+      if (problem.code !== "runner_missing") say(`warning: ${problem.message} [${problem.code}]`);
+    }
+  }
   const dispatcher = new Dispatcher({
     workspace: options.workspace,
     maxConcurrent: 1,
@@ -50,7 +63,7 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     ...(options.maxOutputBytes !== undefined ? { outputLimitBytes: options.maxOutputBytes } : {}),
     ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
   });
-  say(`containment: ${dispatcher.containmentKind}`);
+  if (options.verbose) say(`containment: ${dispatcher.containmentKind}`);
 
   if (screen) {
     // Ink's colours come from chalk, which reads FORCE_COLOR but not NO_COLOR.
@@ -68,7 +81,7 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     task = dispatcher.submit({ analysis, hitlActivated: true, forceTextLine: options.inputMode === "text-line" });
   } catch (error) {
     attached.off();
-    return reportRejection(error, file, io);
+    return reportRejection(error, file, io, options.json);
   }
   const answers = new AnswerSource(options.answer, io.stdin);
   const stopAnswering = answerPrompts(dispatcher, task.id, answers, {
@@ -101,7 +114,10 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
   const ended = dispatcher.get(task.id, false);
   await attached.flow.drained();
   attached.off();
-  if (!options.json) for (const line of closingLines(ended, options.workspace)) say(line);
+  if (!options.json) {
+    const [first, ...more] = closingLines(ended, options.workspace);
+    for (const line of [`${first} · task ${ended.id}`, ...more]) say(line);
+  }
   return exitCodeOf(ended);
 }
 
@@ -111,10 +127,11 @@ function inCi(env = process.env): boolean {
   return set("CI") || set("CONTINUOUS_INTEGRATION");
 }
 
-/** Prints why a file was refused; the exit code says nothing ran. */
-export async function reportRejection(error: unknown, file: string, io: Io): Promise<number> {
+/** Prints why a file was refused (with --json also as one JSON object on stdout); the exit code says nothing ran. */
+export async function reportRejection(error: unknown, file: string, io: Io, json = false): Promise<number> {
   if (!(error instanceof CoreError) || error.code !== "envelope_rejected") throw error;
   const errors = (error.data.errors ?? []) as Problem[];
+  if (json) writeJsonEnd(io, { kind: "rejected", file, message: error.message, errors });
   // Loaded only now: a run that is not refused has no use for the validator's formatting.
   const { formatVerdict } = await import("./validate.js");
   io.stderr.write(
@@ -122,4 +139,12 @@ export async function reportRejection(error: unknown, file: string, io: Io): Pro
   );
   io.stderr.write(`adapter-command: ${printable(error.message)}; nothing ran\n`);
   return EXIT.rejected;
+}
+
+/** `run --json` when nothing ran: one object, so a reader of stdout learns why without parsing stderr. */
+function writeJsonEnd(
+  io: Io,
+  end: { kind: "rejected" | "unreadable"; file: string; message: string; errors: Problem[] },
+): void {
+  io.stdout.write(`${JSON.stringify(end)}\n`);
 }

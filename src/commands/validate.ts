@@ -7,6 +7,7 @@ import { printable } from "../core/printable.js";
 import { ADAPTER_URI } from "../core/uris.js";
 import { place } from "../core/workspace.js";
 import type { Paint } from "../ui/paint.js";
+import { workspaceQuestion } from "../ui/words.js";
 import { type InputText, readInputFile } from "./input-file.js";
 
 export interface FileVerdict {
@@ -24,8 +25,8 @@ export async function validateFile(file: string, workspace: string | undefined):
 }
 
 /**
- * The verdict on an input already read. Without a workspace the current directory plays it, as it does for `run`
- * (so both refuse the same `working_dir`), but what is missing on disk is only reported when one was named.
+ * The verdict on an input already read. Without a workspace the current directory plays it, as it does for `run`,
+ * so both refuse the same `working_dir` and both report a runner or request missing there (CONTRACT 3.1).
  */
 export function validateInput(file: string, read: InputText, workspace: string | undefined): FileVerdict {
   if (!read.ok) return failed(file, read.problem);
@@ -34,14 +35,23 @@ export function validateInput(file: string, read: InputText, workspace: string |
     return { file, valid: false, dispatch: analysis.dispatch ?? null, errors: analysis.errors, warnings: [] };
   }
   if (analysis.dispatch === "echo") return { file, valid: true, dispatch: "echo", errors: [], warnings: [] };
-  const placed = place(workspace ?? cwd(), analysis.envelope, analysis.envelopePath);
+  const root = workspace ?? cwd();
+  const placed = place(root, analysis.envelope, analysis.envelopePath);
   const errors = placed.ok ? [] : placed.errors.map(locate);
+  // `run` says the same when the runner is not there: most often the workspace is the wrong folder.
+  const warnings = placed.warnings.map((problem) =>
+    locate(
+      problem.code === "runner_missing"
+        ? { ...problem, message: `${problem.message}; ${workspaceQuestion(root)}` }
+        : problem,
+    ),
+  );
   return {
     file,
     valid: errors.length === 0,
     dispatch: "adapter-command",
     errors,
-    warnings: workspace === undefined ? [] : placed.warnings.map(locate),
+    warnings,
     envelope: analysis.envelope,
   };
 }

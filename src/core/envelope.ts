@@ -247,7 +247,11 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
     return { ok: true, value: JSON.parse(body) };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    const offset = jsonErrorOffset(body) ?? body.length;
+    let offset = jsonErrorOffset(body) ?? body.length;
+    // A comma after the last member is the commonest slip, and JSON.parse words it poorly at the closing bracket:
+    // it is reported at the comma, in words.
+    const comma = trailingComma(body, offset);
+    if (comma !== undefined) offset = comma.at;
     const before = body.slice(0, offset);
     const line = before.split("\n").length;
     // In characters, as an editor counts them: an emoji is one column, not two UTF-16 units.
@@ -257,9 +261,21 @@ export function parseJsonText(text: string): { ok: true; value: unknown } | { ok
       .replace(/ at position \d+.*$/s, "") // "… after JSON at position 3": line and column say where
       .replace(/, (?:\.\.\.)?".*" is not valid JSON$/s, "")
       .replace(/^JSON\.parse: /, "");
-    return {
-      ok: false,
-      problem: { path: "", code: "json_syntax", message: `expected valid JSON, found: ${reason}`, line, column },
-    };
+    const message = comma?.message ?? `expected valid JSON, found: ${reason}`;
+    return { ok: false, problem: { path: "", code: "json_syntax", message, line, column } };
   }
+}
+
+/** The comma before a closing `}` or `]` at `offset`, if the error is that one. */
+function trailingComma(text: string, offset: number): { at: number; message: string } | undefined {
+  const close = text[offset];
+  if (close !== "}" && close !== "]") return undefined;
+  let at = offset - 1;
+  while (at >= 0 && " \t\n\r".includes(text[at] as string)) at--;
+  if (text[at] !== ",") return undefined;
+  const what = close === "}" ? "another member" : "another value";
+  return {
+    at,
+    message: `expected ${what} after this comma, found "${close}": JSON allows no comma after the last one`,
+  };
 }

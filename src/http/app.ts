@@ -5,6 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10, type RuntimeCard } from "../a2a/card.js";
 import type { CallContext } from "../jsonrpc/methods.js";
+import { accessLog } from "./access-log.js";
 import { notFound, refusal } from "./answers.js";
 import { bearer } from "./auth.js";
 import { cardCaching } from "./card-cache.js";
@@ -29,6 +30,8 @@ export interface AppOptions {
   log(line: string): void;
   /** Told of every request that passed the token check (src/http/connections.ts trusts its connection). */
   authenticated?(c: Context): void;
+  /** Where the access lines go (src/http/access-log.ts); none with --quiet. */
+  accessLog?: (line: string) => void;
   /** Idle time before an SSE comment (default 15 s). */
   keepAliveMs?: number;
 }
@@ -38,6 +41,7 @@ const CARD_CACHE = "public, max-age=60";
 
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
+  if (options.accessLog) app.use("*", accessLog(options.accessLog));
   app.use("*", hostGuard(options.allowedHosts), ...originGuards(options.allowOrigins));
 
   app.use("/.well-known/agent-card.json", ...cardCaching(new Date()));

@@ -22,6 +22,8 @@ export interface HttpServeOptions extends RuntimeOptions {
   auth: boolean;
   allowOrigin: string[];
   maxBodyBytes: number;
+  /** No access line per request. */
+  quiet?: boolean;
 }
 
 // With the 1 s the binary allows for open handles after that, the server exits within the 5 s of CONTRACT 8.1.
@@ -85,6 +87,7 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     maxBodyBytes: options.maxBodyBytes,
     log,
     authenticated: (c) => untrusted.trust((c.env as HttpBindings).incoming.socket),
+    ...(options.quiet ? {} : { accessLog: log }),
   });
   const server = createHttpServer(app);
   const untrusted = new UntrustedConnections(server);

@@ -1,6 +1,6 @@
 // Both A2A method families on one json-rpc-2.0 server, in front of the one service: 0.3 names with 0.3 shapes and
 // 1.0 names with 1.0 shapes (CONTRACT 5.3, 7.1). Every JSON-RPC binding (stdio, HTTP) uses this table.
-import { JSONRPCErrorException, JSONRPCServer } from "json-rpc-2.0";
+import { createJSONRPCErrorResponse, JSONRPCErrorException, type JSONRPCRequest, JSONRPCServer } from "json-rpc-2.0";
 import { MAX_ANSWER_BYTES } from "../a2a/answer-cache.js";
 import {
   agentCard03,
@@ -34,6 +34,7 @@ import { getRequest10, listRequest10, sendRequestOf as send10 } from "../a2a/v1_
 import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
 import { encode03, encode10 } from "../a2a/wire/encode.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
+import { closest } from "../core/edit-distance.js";
 import { CoreError } from "../core/errors.js";
 import { isRecord } from "../core/json-value.js";
 import type { TaskView } from "../core/task-record.js";
@@ -302,5 +303,20 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
   };
   add("0.3", v03Methods);
   add("1.0", v10Methods);
+  server.handleMethodNotFound = unknownMethod([...Object.keys(v03Methods), ...Object.keys(v10Methods)]);
   return server;
+}
+
+/** -32601 that names what was asked for and, when one is a few letters off or in another case, the method meant. */
+function unknownMethod(names: readonly string[]) {
+  return async (request: JSONRPCRequest) => {
+    const found = JSON.stringify(request.method).slice(0, 200);
+    const meant = closest(request.method, names);
+    const hint = meant ? `; did you mean "${meant}"?` : "";
+    return createJSONRPCErrorResponse(
+      request.id ?? null,
+      A2A_CODES.methodNotFound,
+      `Method not found: ${found}${hint}`,
+    );
+  };
 }

@@ -8,6 +8,7 @@ import type { Database } from "better-sqlite3";
 import type { TaskStore } from "../core/store.js";
 import { describeDbError, isDamaged } from "./db-errors.js";
 import { clearOwner, holdDirectory, holderOf, StateDirHeld, switchToWal, takeLock, writeOwner } from "./lock.js";
+import { nativeModuleProblem } from "./native-module.js";
 import type { RecoverOptions } from "./recover.js";
 import { makeReserve } from "./reserve.js";
 import { checkSchema, migrate, StateDbError } from "./schema.js";
@@ -71,7 +72,9 @@ export async function openStateStore(dir: string, options: StateStoreOptions): P
     db = new Sqlite(path, { timeout: 0 });
   } catch (error) {
     dirLock?.close();
-    return fail(`cannot use --state-dir ${root}: cannot open ${path}: ${describeDbError(error)}`);
+    return fail(
+      nativeModuleProblem(error) ?? `cannot use --state-dir ${root}: cannot open ${path}: ${describeDbError(error)}`,
+    );
   }
   try {
     prepareDatabase(db, root, path);

@@ -47,7 +47,12 @@ export function headerLines(task: TaskView | undefined, request: string, paint: 
     ? `${envelope.adapter} · ${paint.cyan(envelope.mode)} · ${printable(request)}`
     : `echo · ${printable(request)}`;
   const lines = [`${paint.bold("adapter-command")} ${what}`];
-  if (task?.workingDir) lines.push(paint.dim(`in ${printable(task.workingDir)}`));
+  const where = [
+    task?.workingDir ? `in ${printable(task.workingDir)}` : undefined,
+    task ? `task ${task.id}` : undefined,
+  ];
+  const second = where.filter((part) => part !== undefined).join(" · ");
+  if (second) lines.push(paint.dim(second));
   return lines;
 }
 
@@ -57,7 +62,9 @@ export function summaryLines(task: TaskView, bytes: number, paint: Paint, worksp
   const duration = task.startedAt && task.endedAt ? Date.parse(task.endedAt) - Date.parse(task.startedAt) : 0;
   const colour = ending.ok ? paint.green : task.state === "canceled" ? paint.yellow : paint.red;
   const head = paint.bold(colour(`${ending.ok ? "✔" : "✘"} ${ending.state}`));
-  const parts = [ending.how, formatDuration(duration), `${formatBytes(bytes)} of output`].filter(
+  // "timed out after 8 s" already says how long it ran.
+  const took = task.reason === "timeout" ? undefined : formatDuration(duration);
+  const parts = [ending.how, took, `${formatBytes(bytes)} of output`, `task ${task.id}`].filter(
     (part) => part !== undefined,
   );
   return [`${head} · ${parts.join(" · ")}`, ...ending.details.map((line) => paint.red(printable(line)))];

@@ -51,5 +51,10 @@ function workspaceHint(
 ): string | undefined {
   if (workspace === undefined || task.dispatch !== "adapter-command" || task.workingDir === undefined) return undefined;
   if (exists(join(task.workingDir, RUNNER_PATH))) return undefined;
+  return workspaceQuestion(workspace);
+}
+
+/** The hint given wherever the runner is missing: by `run` when it fails, by `validate` as a warning. */
+export function workspaceQuestion(workspace: string): string {
   return `is the workspace right? It is ${workspace}; pass --workspace DIR, the folder that plays /workspace`;
 }

@@ -224,6 +224,7 @@ describe("containment through run", { skip: !LINUX && "reads /proc", timeout: 18
   const run = (stray: string, timeout = 60, text = "run on") => [
     "run",
     "--no-tui",
+    "--verbose",
     "--workspace",
     FIXTURES,
     writeEnvelope({ working_dir: stray, timeout_seconds: timeout }, { text }),

@@ -153,7 +153,11 @@ describe("serve --http: hitl-prompt/v1 round trips", () => {
       body: answer10(task, "00000000-0000-4000-8000-000000000000", { text: "y" }),
     });
     assertStatus(wrong, 409, "ABORTED");
-    assert.equal(wrong.body.error.message, "hitl_already_answered_or_unknown");
+    // The 409 says why in its message, not only in details.
+    assert.equal(
+      wrong.body.error.message,
+      "hitl_already_answered_or_unknown: prompt_id is not the open prompt: already answered, withdrawn by newer output, or never asked",
+    );
     await server.fetch(`/a2a/rest/tasks/${task.id}:cancel`, { method: "POST" });
   });
 });

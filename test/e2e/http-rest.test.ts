@@ -95,6 +95,21 @@ describe("serve --http: HTTP+JSON", () => {
       const info = assertStatus(await server.fetch(`/a2a/rest/tasks?${query}`), 400, "INVALID_ARGUMENT");
       assert.equal(info.reason, "INVALID_PARAMS", query);
     }
+    // A state in the 0.3 spelling, or a letter off, is told its 1.0 name; a word that is no state lists them all.
+    for (const [status, named] of [
+      ["canceled", "TASK_STATE_CANCELED"],
+      ["input_required", "TASK_STATE_INPUT_REQUIRED"],
+      ["TASK_STATE_COMPLETE", "TASK_STATE_COMPLETED"],
+    ]) {
+      const refused = await server.fetch(`/a2a/rest/tasks?status=${status}`);
+      assert.equal(refused.status, 400, status);
+      assert.equal(
+        refused.body.error.message,
+        `Invalid params: expected a task state, found "${status}"; the name is "${named}" at /status`,
+      );
+    }
+    const unknown = await server.fetch("/a2a/rest/tasks?status=RUNNING");
+    assert.match(unknown.body.error.message, /found "RUNNING": one of "TASK_STATE_SUBMITTED", .*"TASK_STATE_CANCELED"/);
   });
 
   it("POST tasks/{id}:cancel: the Task, canceled; again: 400 FAILED_PRECONDITION with TASK_NOT_CANCELABLE", async () => {

@@ -1,14 +1,14 @@
 // `serve --http` start-up and its defences over real sockets (CONTRACT 8.1, 8.2): the start line and the token,
 // bearer authentication, the Host and Origin checks, CORS, body limits and media types.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { assertV1, card10 } from "../helpers/a2a-schema.js";
 import { FIXTURES, runCli } from "../helpers/cli.js";
 import { assertStatus, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
+import { tempDir } from "../helpers/state-dir.js";
 
 /** Routes under /a2a/ with a request each would take. */
 const A2A_ROUTES: Array<[string, string, unknown?]> = [
@@ -330,7 +330,7 @@ describe("serve --http: start options", () => {
   });
 
   it("--token-file: that token, and tokenFile names the file; ADAPTER_COMMAND_TOKEN: tokenFile null", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "adapter-command-token-"));
+    const dir = tempDir("token");
     const file = join(dir, "token");
     writeFileSync(file, "file-token-0123456789\n", { mode: 0o600 });
     const fromFile = await startHttp(["--token-file", file]);
@@ -354,7 +354,7 @@ describe("serve --http: start options", () => {
   });
 
   it("--state-dir: a fresh token in DIR/token, mode 0600, a new one at each start", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "adapter-command-state-"));
+    const dir = tempDir("state");
     const tokens: string[] = [];
     for (let i = 0; i < 2; i++) {
       const server = await startHttp(["--state-dir", dir]);
@@ -370,7 +370,7 @@ describe("serve --http: start options", () => {
   });
 
   it("a token file holding no token, or characters a bearer token cannot have: exit 2", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "adapter-command-token-"));
+    const dir = tempDir("token");
     for (const [name, text] of [
       ["empty", "\n"],
       ["spaces", "two words\n"],

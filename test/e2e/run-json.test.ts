@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
+import { ADAPTER_URI } from "../../src/core/uris.js";
 import { binaryFixtureBytes } from "../helpers/binary-output.js";
 import { FIXTURES, runCli } from "../helpers/cli.js";
 import { writeEnvelope, writeMessage } from "../helpers/envelopes.js";
@@ -19,6 +20,7 @@ interface WireEvent {
   contextId: string;
   final?: boolean;
   status?: { state: string; timestamp: string; fail_kind?: string; message?: { parts: Part[] } };
+  metadata?: Record<string, Record<string, unknown>>;
   artifact?: { artifactId: string; name: string; parts: Part[] };
   append?: boolean;
   lastChunk?: boolean;
@@ -75,6 +77,13 @@ function partOf(event: WireEvent): Part {
   const part = event.artifact?.parts[0];
   assert.ok(part, `no part: ${JSON.stringify(event)}`);
   return part;
+}
+
+/** How the task ended, as the last event's metadata[ADAPTER] says it. */
+function endOf(events: WireEvent[]): Record<string, unknown> {
+  const end = (events.at(-1) as WireEvent).metadata?.[ADAPTER_URI];
+  assert.ok(end, `no metadata[ADAPTER] on the last event: ${JSON.stringify(events.at(-1))}`);
+  return end;
 }
 
 const artifactEvents = (events: WireEvent[]) => events.filter((event) => event.kind === "artifact-update");
@@ -178,6 +187,11 @@ describe("run --json", () => {
     const final = events.at(-1) as WireEvent;
     assert.equal(final.status?.state, "failed");
     assert.equal(final.status?.fail_kind, "application");
+    const { exit_code, signal, fail_kind, reason } = endOf(events);
+    assert.deepEqual(
+      { exit_code, signal, fail_kind, reason },
+      { exit_code: 3, signal: null, fail_kind: "application", reason: "exit" },
+    );
     assert.equal(textOf(events, "stderr"), "failing\n");
     assert.equal(textOf(events, "stdout"), "");
   });
@@ -190,6 +204,8 @@ describe("run --json", () => {
     const final = events.at(-1) as WireEvent;
     assert.equal(final.status?.state, "failed");
     assert.equal(final.status?.fail_kind, "application");
+    assert.equal(endOf(events).reason, "timeout");
+    assert.equal(endOf(events).fail_kind, "application");
     // "" only when the machine is so loaded that the runner had not printed before the 1 s deadline.
     assert.ok(["hanging\n", ""].includes(textOf(events, "stdout")), textOf(events, "stdout"));
   });
@@ -203,6 +219,9 @@ describe("run --json", () => {
     assert.equal(final.status?.state, "failed");
     assert.equal(final.status?.fail_kind, "infrastructure");
     assert.match(final.status?.message?.parts[0]?.text ?? "", /does-not-exist/);
+    assert.equal(endOf(events).fail_kind, "infrastructure");
+    assert.equal(endOf(events).reason, "spawn_failed");
+    assert.equal(endOf(events).exit_code, null);
   });
 
   it("echo: completed with the text and a newline as the stdout artifact", async () => {
@@ -212,6 +231,7 @@ describe("run --json", () => {
     checkEvents(events);
     assert.equal((events.at(-1) as WireEvent).status?.state, "completed");
     assert.equal(textOf(events, "stdout"), "hi there\n");
+    assert.deepEqual([endOf(events).exit_code, endOf(events).reason, endOf(events).fail_kind], [0, "exit", null]);
   });
 
   it("binary output: the events carry the decoding of exactly the bytes written, on each stream", async () => {
@@ -253,10 +273,37 @@ describe("run --json", () => {
     assert.equal(textOf(events, "stdout"), output);
   });
 
-  it("a rejected envelope prints no events (exit 3)", async () => {
-    const result = await runCli(runJson(writeEnvelope({ working_dir: "ok", adapter: "other" })));
+  it("a rejected envelope: one JSON object on stdout with every problem, no event, exit 3", async () => {
+    const result = await runCli(runJson(writeEnvelope({ working_dir: "ok", adapter: "other", timeout_seconds: 0 })));
     assert.equal(result.code, 3, result.stderr);
-    assert.equal(result.stdout, "");
-    assert.match(result.stderr, /adapter/);
+    const lines = result.stdout.trimEnd().split("\n");
+    assert.equal(lines.length, 1, result.stdout);
+    const rejected = JSON.parse(lines[0] as string) as { kind: string; file: string; message: string; errors: [] };
+    assert.equal(rejected.kind, "rejected");
+    assert.match(rejected.message, /rejected/);
+    const paths = rejected.errors.map((error: { path: string; code: string }) => error.path);
+    assert.ok(
+      paths.some((path) => path.endsWith("/adapter")),
+      JSON.stringify(rejected.errors),
+    );
+    assert.ok(
+      paths.some((path) => path.endsWith("/timeout_seconds")),
+      JSON.stringify(rejected.errors),
+    );
+    assert.match(result.stderr, /adapter/, "the person at the terminal reads it too");
+  });
+
+  it("a file that cannot be read: one JSON object on stdout, exit 2", async () => {
+    const result = await runCli(runJson("/nonexistent/envelope.json"));
+    assert.equal(result.code, 2, result.stderr);
+    const unreadable = JSON.parse(result.stdout) as { kind: string; errors: { code: string }[] };
+    assert.equal(unreadable.kind, "unreadable");
+    assert.equal(unreadable.errors[0]?.code, "file_unreadable");
+  });
+
+  it("no containment line on stderr unless --verbose", async () => {
+    const result = await runCli(runJson(writeMessage("hi")));
+    assert.equal(result.code, 0, result.stderr);
+    assert.doesNotMatch(result.stderr, /containment/);
   });
 });

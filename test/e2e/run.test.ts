@@ -33,9 +33,15 @@ describe("run --no-tui: exit codes and states", () => {
     const result = await runCli(run(writeEnvelope({ working_dir: "exit3", timeout_seconds: 30 })));
     assert.equal(result.code, 1, result.stderr);
     assert.equal(result.stdout, "");
-    // First the guard the tool says it uses (CONTRACT 3.2), then the runner's own stderr.
+    // The runner's own stderr first (the guard is named only with --verbose), then the closing line with the task id.
+    assert.match(result.stderr, /^failing\n/);
+    assert.match(result.stderr, /exited with code 3 · task [0-9a-f-]{36}\n/);
+  });
+
+  it("--verbose: the guard the tool uses comes first (CONTRACT 3.2)", async () => {
+    const result = await runCli(run(writeEnvelope({ working_dir: "exit3", timeout_seconds: 30 }), "--verbose"));
+    assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /^adapter-command: containment: (cgroup|marker|group)\nfailing\n/);
-    assert.match(result.stderr, /exited with code 3/);
   });
 
   // Timing: the deadline runs from the dispatch, which comes after the tool has started, so the time from spawning

@@ -90,7 +90,8 @@ describe("serve --stdio: hitl-prompt/v1 with the A2A 1.0 methods", () => {
     const promptId = promptIdOf(task);
     await send(answerV1(task, promptId, { text: "first" }));
     const again = await suite().callError("SendMessage", answerV1(task, promptId, { text: "second" }));
-    assert.equal(again.message, "hitl_already_answered_or_unknown");
+    // The reason in words too, not only in the ErrorInfo.
+    assert.match(again.message, /^hitl_already_answered_or_unknown: .*already answered/);
     const { info, violations } = assertErrorV1(again, -32010, "HITL_ALREADY_ANSWERED_OR_UNKNOWN", OUR_DOMAIN);
     assert.deepEqual(info.metadata, {
       extension: HITL_URI,

@@ -323,6 +323,7 @@ describe("serve --stdio: A2A 1.0 methods", () => {
       const error = await fails(method, {});
       assert.equal(error.code, -32601, method);
     }
+    assert.match((await fails("sendMessage", {})).message, /did you mean "SendMessage"\?$/);
   });
 
   it("ErrorInfo domains: A2A errors a2a-protocol.org, the rest agentic-sandbox.aiwg.io", async () => {

@@ -350,9 +350,13 @@ describe("serve --stdio: methods", () => {
     assert.equal((await bridge.callError("message/send", params)).code, -32001);
   });
 
-  it("an unknown method is -32601", async () => {
+  it("an unknown method is -32601, named, with the method meant when one is near", async () => {
     const error = await bridge.callError("tasks/frobnicate", {});
     assert.equal(error.code, -32601);
+    assert.equal(error.message, 'Method not found: "tasks/frobnicate"');
+    const typo = await bridge.callError("message/sned", {});
+    assert.equal(typo.code, -32601);
+    assert.equal(typo.message, 'Method not found: "message/sned"; did you mean "message/send"?');
   });
 
   it("bad params are -32602 with data (tasks/get with id 5, without an id, message/send without an object)", async () => {

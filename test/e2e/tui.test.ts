@@ -96,7 +96,8 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
     });
     // The envelope, the live output and the state with the time left.
     assert.match(atPrompt, /sandbox-agent-runner · assess · \.aiwg\/ops\/runs\/assess-confirm\.json/);
-    assert.match(atPrompt, /examples\/workspace/);
+    assert.match(atPrompt, /examples\/workspace · task [0-9a-f-]{36}/);
+    const taskId = /· task ([0-9a-f-]{36})/.exec(atPrompt)?.[1];
     assert.match(atPrompt, /check {2}update the cycle index \.\.\. ok/);
     assert.match(atPrompt, /press y or n; Enter sends "n"/);
     assert.match(atPrompt, /input-required \d+s .* left/);
@@ -108,6 +109,7 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
       (screen) => screen.includes("✔ completed") && /^EXIT=\d+/m.test(screen),
     );
     assert.match(done, /✔ completed · exit code 0/);
+    assert.match(done, new RegExp(`✔ completed · .* · task ${taskId}`), "the summary names the task of the header");
     assert.match(done, /^EXIT=0$/m, `the exit status:\n${done}`);
     assert.match(done, /» answered "y" to Apply these 3 changes\? \[y\/N\]/);
     assert.doesNotMatch(done, /╭/, "the prompt box is gone at the end");

@@ -9,6 +9,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { ADAPTER_URI as URI } from "../../src/core/uris.js";
 import { EXAMPLES, ROOT, runCli, startCli } from "../helpers/cli.js";
 import { envelopeOfFile } from "../helpers/examples.js";
+import { HAS_TMUX, Tmux } from "../helpers/tmux.js";
 
 const ESCAPED_URI = "https:~1~1agentic-sandbox.aiwg.io~1extensions~1adapter-command~1v1";
 const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
@@ -77,7 +78,7 @@ describe("validate: exit codes", () => {
   });
 
   it("exits 0 on all the valid examples, one line each", async () => {
-    const result = await runCli(["validate", ...VALID]);
+    const result = await runCli(["validate", "--workspace", "examples/workspace", ...VALID]);
     assert.equal(result.code, 0, result.stdout + result.stderr);
     const lines = result.stdout.trimEnd().split("\n");
     assert.equal(lines.length, VALID.length, result.stdout);
@@ -111,11 +112,25 @@ describe("validate: exit codes", () => {
     });
   });
 
-  it("exits 2 without a file argument", async () => {
-    const result = await runCli(["validate"]);
-    assert.equal(result.code, 2);
-    assert.match(result.stderr, /file/);
-    assert.equal(result.stdout, "");
+  it("without a file argument and stdin a pipe, reads the pipe (validate < file)", async () => {
+    const input = readFileSync(join(ROOT, "examples/envelopes/plan.json"), "utf8");
+    const result = await runCli(["validate", "--workspace", "examples/workspace"], { input });
+    assert.equal(result.code, 0, result.stdout + result.stderr);
+    assert.equal(result.stdout, "valid    - (plan via sandbox-agent-runner)\n");
+  });
+
+  it("exits 2 without a file argument when stdin is a terminal (nothing to read)", {
+    skip: !HAS_TMUX && "tmux is not installed",
+  }, async () => {
+    const server = new Tmux("validate");
+    try {
+      server.binary("no-file", ["validate"], { columns: 200 });
+      const screen = await server.waitFor("no-file", "EXIT=", (text) => /^EXIT=\d+/m.test(text));
+      assert.match(screen, /expected a file, a directory or - \(stdin\), found none/);
+      assert.match(screen, /^EXIT=2$/m);
+    } finally {
+      server.kill();
+    }
   });
 
   it("exits 2 on an unknown option", async () => {
@@ -141,6 +156,21 @@ describe("validate: exit codes", () => {
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /--json/);
     assert.match(result.stdout, /--workspace/);
+  });
+
+  it("serve --help and run --help say each default once, in words, never this machine's path", async () => {
+    for (const command of ["serve", "run"]) {
+      const result = await runCli([command, "--help"]);
+      assert.equal(result.code, 0, result.stderr);
+      // One entry per option: its first line and the indented lines that continue it.
+      const entries = result.stdout.split(/\n(?= {2}-)/).filter((entry) => entry.trimStart().startsWith("-"));
+      for (const entry of entries) {
+        const text = entry.replace(/\s+/g, " ");
+        assert.ok((text.match(/\(default/g) ?? []).length <= 1, `${command}: ${text}`);
+        assert.doesNotMatch(text, /default: \[\]/, `${command}: ${text}`);
+      }
+      assert.match(result.stdout.replace(/\s+/g, " "), /--workspace <dir> .* \(default: the current directory\)/);
+    }
   });
 
   it("--version exits 0 and prints the package version", async () => {
@@ -333,13 +363,26 @@ describe("validate --json", () => {
 });
 
 describe("validate --workspace", () => {
-  it("without --workspace, a request that does not exist is neither an error nor a warning", async () => {
+  it("without --workspace the current directory plays it: what is missing there is warned of, as run says", async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/does-not-exist.json")));
-    const result = await runCli(["validate", "--json", file]);
+    const empty = mkdtempSync(join(temp, "cwd-"));
+    const result = await runCli(["validate", "--json", file], { cwd: empty });
     assert.equal(result.code, 0, result.stdout);
     const [verdict] = verdicts(result.stdout);
     assert.equal(verdict?.valid, true);
-    assert.deepEqual(verdict?.warnings, []);
+    assert.deepEqual(codes(verdict?.warnings ?? []).sort(), ["request_missing", "runner_missing"]);
+    const runner = verdict?.warnings.find((w) => w.code === "runner_missing")?.message ?? "";
+    // run from the same directory fails for the same reason, in the same words and with the same hint.
+    const ran = await runCli(["run", "--no-tui", file], { cwd: empty });
+    assert.equal(ran.code, 4, ran.stderr);
+    const [missing, hint] = runner.split("; ");
+    assert.ok(ran.stderr.includes(`failed: ${missing}`), `${ran.stderr}\nvs\n${runner}`);
+    assert.ok(ran.stderr.includes(hint as string), `${ran.stderr}\nvs\n${runner}`);
+    assert.match(ran.stderr, /warning: no request file at .*does-not-exist\.json \[request_missing\]/);
+    // And in a directory that holds them, neither warns.
+    const plan = join(EXAMPLES, "envelopes/plan.json");
+    const here = await runCli(["validate", "--json", plan], { cwd: join(EXAMPLES, "workspace") });
+    assert.deepEqual(verdicts(here.stdout)[0]?.warnings, []);
   });
 
   it("a missing request is a warning, not an error", async () => {
@@ -649,6 +692,31 @@ describe("validate: directories, stdin and special files", () => {
     assert.deepEqual(
       verdicts(result.stdout).map((v) => v.file),
       [...VALID, ...INVALID].sort(),
+    );
+  });
+
+  it("a directory run ends with a summary line; --json and a list of files have none", async () => {
+    const result = await runCli(["validate", "--workspace", "examples/workspace", "examples/envelopes"]);
+    assert.equal(result.code, 1);
+    const total = VALID.length + INVALID.length;
+    assert.equal(
+      result.stdout.trimEnd().split("\n").at(-1),
+      `${total} files: ${VALID.length} valid, ${INVALID.length} invalid`,
+    );
+    const listed = await runCli(["validate", "--workspace", "examples/workspace", ...VALID]);
+    assert.doesNotMatch(listed.stdout, /files:/);
+    const json = await runCli(["validate", "--json", "examples/envelopes"]);
+    assert.equal(verdicts(json.stdout).length, total);
+  });
+
+  it("a trailing comma is reported at the comma, in words", async () => {
+    const file = join(temp, "trailing-comma.json");
+    writeFileSync(file, '{\n  "adapter": "sandbox-agent-runner",\n  "mode": "plan",\n}\n');
+    const result = await runCli(["validate", file]);
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stdout,
+      /error {3}3:17: expected another member after this comma, found "}": JSON allows no comma after the last one \[json_syntax\]/,
     );
   });
 

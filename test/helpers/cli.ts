@@ -21,11 +21,13 @@ export interface CliOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
+  /** Another copy of the binary (an install made by the test); the built one by default. */
+  bin?: string;
 }
 
 /** Starts the binary; the caller reads and writes its pipes. */
 export function startCli(args: string[], options: CliOptions = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [BIN, ...args], {
+  return spawn(process.execPath, [options.bin ?? BIN, ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, NO_COLOR: "1", ...options.env },
     stdio: "pipe",

@@ -827,10 +827,14 @@ describe("parseJsonText", () => {
     assert.equal(problem.line, 2);
     assert.equal(problem.column, 8);
   });
-  it("a trailing comma in an array points at the closing bracket", () => {
+  it("a trailing comma points at the comma, and says so", () => {
     const problem = problemOf("[1,]\n\n\n");
     assert.equal(problem.line, 1);
-    assert.equal(problem.column, 4);
+    assert.equal(problem.column, 3);
+    assert.match(problem.message, /^expected another value after this comma, found "\]"/);
+    const object = problemOf('{"a": 1,\n\n}');
+    assert.deepEqual([object.line, object.column], [1, 8]);
+    assert.match(object.message, /^expected another member after this comma, found "}"/);
   });
   it("columns count characters after a multi-byte character", () => {
     const problem = problemOf('{"é": 1 "b": 2}');

@@ -1,8 +1,7 @@
 // The pure rules of the HTTP binding: which Hosts name the server, which origins and media types are accepted, how
 // query parameters become params, where the token comes from, and REST errors found again from JSON-RPC errors.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
@@ -13,6 +12,7 @@ import { allowedHosts, baseUrl, isLoopback } from "../../src/http/hosts.js";
 import { queryParams } from "../../src/http/rest.js";
 import { obtainToken, TokenError } from "../../src/http/token.js";
 import { isJsonMediaType } from "../../src/jsonrpc/request-gate.js";
+import { tempDir } from "../helpers/state-dir.js";
 
 const CODES: CoreErrorCode[] = [
   "envelope_rejected",
@@ -140,7 +140,7 @@ describe("REST errors from JSON-RPC errors", () => {
 });
 
 describe("obtainToken", () => {
-  const dir = () => mkdtempSync(join(tmpdir(), "adapter-command-token-unit-"));
+  const dir = () => tempDir("token-unit");
 
   it("--token-file first, then ADAPTER_COMMAND_TOKEN, then a fresh token in the state dir or a private temp dir", () => {
     const d = dir();

@@ -27,20 +27,24 @@ function ended(overrides: Partial<TaskView>): TaskView {
 }
 
 describe("headerLines", () => {
-  it("names the adapter, the mode, the request and the working directory", () => {
+  it("names the adapter, the mode, the request, the working directory and the task id", () => {
     const lines = headerLines(ended({ state: "working" }), REQUEST, plain);
-    assert.deepEqual(lines, [`adapter-command sandbox-agent-runner · assess · ${REQUEST}`, "in /tmp/ws/project-one"]);
+    assert.deepEqual(lines, [
+      `adapter-command sandbox-agent-runner · assess · ${REQUEST}`,
+      "in /tmp/ws/project-one · task task-1",
+    ]);
   });
 
   it("for the echo dispatch, names the file", () => {
     assert.deepEqual(headerLines(taskView({ dispatch: "echo" }), "message.json", plain), [
       "adapter-command echo · message.json",
+      "task task-1",
     ]);
   });
 
   it("shows control characters in a working directory escaped", () => {
     const lines = headerLines(ended({ workingDir: "/tmp/a\u001b[2Jb" }), REQUEST, plain);
-    assert.equal(lines[1], "in /tmp/a\\u001b[2Jb");
+    assert.equal(lines[1], "in /tmp/a\\u001b[2Jb · task task-1");
   });
 });
 
@@ -81,17 +85,17 @@ describe("Scrollback", () => {
 describe("summaryLines and the words of an ending", () => {
   it("completed: ✔ completed, exit code 0, the duration and the bytes of output", () => {
     assert.deepEqual(summaryLines(ended({ state: "completed", exitCode: 0 }), 225, plain), [
-      "✔ completed · exit code 0 · 1m05s · 225 B of output",
+      "✔ completed · exit code 0 · 1m05s · 225 B of output · task task-1",
     ]);
     assert.match(summaryLines(ended({ state: "completed", exitCode: 0 }), 2048, plain)[0] as string, /2\.0 KiB/);
   });
 
   it("failed, the command exited non-zero: the exit code, no second line", () => {
     const view = ended({ state: "failed", exitCode: 3, failKind: "application", reason: "exit" });
-    assert.deepEqual(summaryLines(view, 5, plain), ["✘ failed · exit code 3 · 1m05s · 5 B of output"]);
+    assert.deepEqual(summaryLines(view, 5, plain), ["✘ failed · exit code 3 · 1m05s · 5 B of output · task task-1"]);
   });
 
-  it("failed at the deadline: it timed out after N s, not a signal", () => {
+  it("failed at the deadline: it timed out after N s, not a signal, and the duration is not said twice", () => {
     const view = ended({
       state: "failed",
       exitCode: null,
@@ -101,7 +105,7 @@ describe("summaryLines and the words of an ending", () => {
       statusText: "failed: timed out after 120 s",
     });
     const [head, ...rest] = summaryLines(view, 0, plain);
-    assert.equal(head, "✘ failed · timed out after 120 s · 1m05s · 0 B of output");
+    assert.equal(head, "✘ failed · timed out after 120 s · 0 B of output · task task-1");
     assert.deepEqual(rest, []);
     assert.doesNotMatch(head as string, /SIGTERM|application failure/);
   });
@@ -126,7 +130,7 @@ describe("summaryLines and the words of an ending", () => {
       statusText: "failed: no runner at /tmp/ws/project-one/.aiwg/ops/adapters/sandbox-agent-runner/runner.mjs",
     });
     const lines = summaryLines(view, 0, plain, "/tmp/ws");
-    assert.equal(lines[0], "✘ failed · could not start · 1m05s · 0 B of output");
+    assert.equal(lines[0], "✘ failed · could not start · 1m05s · 0 B of output · task task-1");
     assert.equal(lines[1], "no runner at /tmp/ws/project-one/.aiwg/ops/adapters/sandbox-agent-runner/runner.mjs");
     assert.match(lines[2] as string, /pass --workspace DIR/);
     assert.match(lines[2] as string, /\/tmp\/ws/);
@@ -145,7 +149,7 @@ describe("summaryLines and the words of an ending", () => {
 
   it("canceled: ✘ canceled, no signal and no failure line", () => {
     const view = ended({ state: "canceled", exitCode: null, signal: "SIGTERM", reason: "canceled" });
-    assert.deepEqual(summaryLines(view, 8, plain), ["✘ canceled · 1m05s · 8 B of output"]);
+    assert.deepEqual(summaryLines(view, 8, plain), ["✘ canceled · 1m05s · 8 B of output · task task-1"]);
   });
 
   it("the plain mode's closing lines: the task's own words, then the hint", () => {

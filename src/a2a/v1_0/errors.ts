@@ -1,6 +1,6 @@
 // The one table from core errors to A2A 1.0 errors (CONTRACT 7.5, 8.3): JSON-RPC `data` as typed google.rpc details,
 // and the HTTP status and google.rpc.Status of the REST binding.
-import type { CoreError, CoreErrorCode } from "../../core/errors.js";
+import { type CoreError, type CoreErrorCode, HITL_REASONS, type HitlReason } from "../../core/errors.js";
 import type { TaskState } from "../../core/task.js";
 import { HITL_URI } from "../../core/uris.js";
 import { A2A_CODES, type RpcError } from "../rpc-codes.js";
@@ -89,6 +89,11 @@ export type Detail =
   | { "@type": typeof BAD_REQUEST; fieldViolations: Array<{ field: string; description: string; reason: string }> };
 
 function messageOf(error: CoreError, entry: Row): string {
+  // A refused answer says why in words too (a 409 that only says "already answered or unknown" leaves the reader
+  // to dig in details); the word before the colon stays the hitl-prompt/v1 error name.
+  const reason = error.code === "hitl_unknown" ? error.data.reason : undefined;
+  if (entry.message && reason && reason in HITL_REASONS)
+    return `${entry.message}: ${HITL_REASONS[reason as HitlReason]}`;
   return entry.message ?? (entry.prefix ? `${entry.prefix}: ${error.message}` : error.message);
 }
 
