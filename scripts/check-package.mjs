@@ -4,7 +4,7 @@
 // module, so a build for another Node version fails here). Run by .ci/run; nothing of the checkout is on its path.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";

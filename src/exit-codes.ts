@@ -1,6 +1,6 @@
 // The tool's exit codes and how an ended task becomes the exit code of `run` (CONTRACT section 1). Beside the
 // layers, not in src/commands: every front end and binding exits with them (docs/architecture.md, "Layers").
-import type { TaskView } from "./core/task-record.js";
+import type { TaskView } from "./core/task/task-record.js";
 
 export const EXIT = {
   ok: 0,

@@ -94,9 +94,9 @@ async function throughBridge(tasks) {
 
 async function markerInProcess(tasks) {
   const dist = (path) => new URL(`../../dist/core/${path}`, import.meta.url).href;
-  const { Dispatcher } = await import(dist("dispatcher.js"));
+  const { Dispatcher } = await import(dist("task/dispatcher.js"));
   const { MemoryStore } = await import(new URL("../../dist/store/memory.js", import.meta.url).href);
-  const { analyzeInput } = await import(dist("envelope.js"));
+  const { analyzeInput } = await import(dist("envelope/envelope.js"));
   const { markerGuard } = await import(dist("containment/marker-guard.js"));
   const { REAL_HOST } = await import(dist("containment/host.js"));
   const { Watchdog } = await import(dist("containment/watchdog.js"));
@@ -130,7 +130,7 @@ async function markerInProcess(tasks) {
  */
 async function guardCosts(runs) {
   const dist = (path) => new URL(`../../dist/core/${path}`, import.meta.url).href;
-  const { spawnCommand } = await import(dist("process.js"));
+  const { spawnCommand } = await import(dist("task/process.js"));
   const { sharedContainment } = await import(dist("containment/containment.js"));
   const { markerGuard } = await import(dist("containment/marker-guard.js"));
   const { groupGuard } = await import(dist("containment/group-guard.js"));

@@ -2,11 +2,11 @@
 // `<!-- generated:NAME -->` and `<!-- /generated -->`. `npm run reference` rewrites them; a test fails when they differ.
 import { TABLE as V03 } from "../../src/a2a/v0_3/errors.js";
 import { TABLE as V10 } from "../../src/a2a/v1_0/errors.js";
+import { envelopeJsonSchema } from "../../src/core/envelope/json-schema.js";
 import { HITL_REASONS } from "../../src/core/errors.js";
-import { envelopeJsonSchema } from "../../src/core/json-schema.js";
-import { RUNNER_ENV } from "../../src/core/launch.js";
-import { DEFAULT_SETTLE_MS, PROMPT_MARKERS, PROMPT_WINDOW_BYTES } from "../../src/core/prompt.js";
-import { END_REASONS, FAIL_KINDS, TASK_STATES, TRANSITIONS } from "../../src/core/task.js";
+import { DEFAULT_SETTLE_MS, PROMPT_MARKERS, PROMPT_WINDOW_BYTES } from "../../src/core/hitl/prompt.js";
+import { RUNNER_ENV } from "../../src/core/task/launch.js";
+import { END_REASONS, FAIL_KINDS, TASK_STATES, TRANSITIONS } from "../../src/core/task/task.js";
 import { EXIT, EXIT_MEANINGS } from "../../src/exit-codes.js";
 
 const code = (text: string | number) => `\`${String(text).replaceAll("|", "\\|")}\``;

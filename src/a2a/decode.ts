@@ -2,11 +2,11 @@
 // `params` (CONTRACT 7.4 for ListTasks).
 import * as v from "valibot";
 import { closest } from "../core/edit-distance.js";
+import { isRecord } from "../core/envelope/json-value.js";
+import { type Problem, problemsFromIssues, shown } from "../core/envelope/problems.js";
 import { CoreError } from "../core/errors.js";
-import { isRecord } from "../core/json-value.js";
-import { DEFAULT_PAGE_SIZE, decodePageToken, type ListQuery, MAX_PAGE_SIZE } from "../core/list-query.js";
-import { type Problem, problemsFromIssues, shown } from "../core/problems.js";
-import { TASK_STATES, type TaskState } from "../core/task.js";
+import { DEFAULT_PAGE_SIZE, decodePageToken, type ListQuery, MAX_PAGE_SIZE } from "../core/task/list-query.js";
+import { TASK_STATES, type TaskState } from "../core/task/task.js";
 import type { GetRequest, ListRequest } from "./requests.js";
 
 export function invalidParams(errors: Problem[]): CoreError {

@@ -1,7 +1,7 @@
 // A task's history as both codecs write it: the request, then the answers to its prompts in the order they were
 // accepted (CONTRACT section 4), cut to the most recent `historyLength` messages (A2A 1.0 §3.2.4).
-import type { Message } from "../core/envelope.js";
-import type { TaskView } from "../core/task-record.js";
+import type { Message } from "../core/envelope/envelope.js";
+import type { TaskView } from "../core/task/task-record.js";
 
 export interface HistoryEntry {
   message: Message;

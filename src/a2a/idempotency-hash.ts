@@ -4,7 +4,7 @@
 // removed. So a retry spelling a field in snake_case, or sending its keys in another order, is the same request.
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
-import { isRecord } from "../core/json-value.js";
+import { isRecord } from "../core/envelope/json-value.js";
 import type { Family } from "./service-params.js";
 import { SERVICE_PARAMETERS } from "./service-params.js";
 

@@ -1,5 +1,5 @@
 // Requests as the service takes them, decoded from either protocol version by its codec.
-import type { ListQuery } from "../core/list-query.js";
+import type { ListQuery } from "../core/task/list-query.js";
 
 export interface SendRequest {
   /** MessageSendParams in the core's message shape; problems point into the request's `params`. */

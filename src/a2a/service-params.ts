@@ -1,6 +1,7 @@
 // A2A service parameters (CONTRACT 5.2, 7.6): which extensions a request activates, and which version it asks for.
+
+import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
-import { isRecord } from "../core/json-value.js";
 import { ADAPTER_URI, HITL_URI, IDEMPOTENCY_URI, RUNTIME_URI } from "../core/uris.js";
 
 export const SERVICE_PARAMETERS = "a2a-service-parameters";

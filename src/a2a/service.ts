@@ -1,11 +1,12 @@
 // The A2A operations, transport-free: decoded requests in, domain results out, streams as async iterables, errors as
 // core errors. Each protocol version's codec and each binding (stdio, HTTP) sit in front of this one service.
-import type { Dispatcher, TaskView } from "../core/dispatcher.js";
-import { analyzeSendParams } from "../core/envelope.js";
+
+import { analyzeSendParams } from "../core/envelope/envelope.js";
+import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
-import { isRecord } from "../core/json-value.js";
-import type { ListPage } from "../core/list-query.js";
-import { isTerminal } from "../core/task.js";
+import type { Dispatcher, TaskView } from "../core/task/dispatcher.js";
+import type { ListPage } from "../core/task/list-query.js";
+import { isTerminal } from "../core/task/task.js";
 import { HITL_URI } from "../core/uris.js";
 import { carriesAnswer } from "./decode.js";
 import type { PreparedConfig, PushService } from "./push/push-service.js";

@@ -1,7 +1,7 @@
 // The task's metadata, the same in both protocol versions: metadata[ADAPTER] (CONTRACT 5.4) and the activated
 // extensions echoed under "a2a-service-parameters" (CONTRACT 5.2), and the runtime's keys (CONTRACT 9.2).
-import { isTerminal } from "../core/task.js";
-import type { TaskView } from "../core/task-record.js";
+import { isTerminal } from "../core/task/task.js";
+import type { TaskView } from "../core/task/task-record.js";
 import { ADAPTER_URI, RUNTIME_KIND, RUNTIME_PROVIDER } from "../core/uris.js";
 import { SERVICE_PARAMETERS } from "./service-params.js";
 

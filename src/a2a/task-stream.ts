@@ -1,8 +1,8 @@
 // One task's events as an async iterable: the task as it is first, then its events in order, until a stop rule says
 // the stream is over. Events wait in a small queue; past its mark the task's output is held at the pipe instead of
 // piling up here, so a reader that stops reading costs no memory (CONTRACT 5.5, 8.4).
-import type { Dispatcher, DispatcherEvent, TaskView } from "../core/dispatcher.js";
-import { isTerminal } from "../core/task.js";
+import type { Dispatcher, DispatcherEvent, TaskView } from "../core/task/dispatcher.js";
+import { isTerminal } from "../core/task/task.js";
 
 export type StreamItem = { type: "task"; task: TaskView } | DispatcherEvent;
 

@@ -3,7 +3,7 @@
 import { isUtf8 } from "node:buffer";
 import { constants, type Stats } from "node:fs";
 import { open, stat } from "node:fs/promises";
-import type { Problem } from "../core/problems.js";
+import type { Problem } from "../core/envelope/problems.js";
 import { kindOf } from "../io/file-kind.js";
 import { errnoWords } from "./errno-words.js";
 

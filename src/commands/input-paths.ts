@@ -3,7 +3,7 @@
 import type { Dirent } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { Problem } from "../core/problems.js";
+import type { Problem } from "../core/envelope/problems.js";
 import { errnoWords } from "./errno-words.js";
 
 export const STDIN = "-";

@@ -1,11 +1,12 @@
 // `adapter-command run`: validates one file, dispatches it, shows it live and turns the outcome into an exit code.
-import { Dispatcher } from "../core/dispatcher.js";
+
+import { analyzeText } from "../core/envelope/input-text.js";
+import type { Problem } from "../core/envelope/problems.js";
+import { place } from "../core/envelope/workspace.js";
 import { CoreError } from "../core/errors.js";
-import { analyzeText } from "../core/input-text.js";
 import { printable } from "../core/printable.js";
-import type { Problem } from "../core/problems.js";
-import type { TaskView } from "../core/task-record.js";
-import { place } from "../core/workspace.js";
+import { Dispatcher } from "../core/task/dispatcher.js";
+import type { TaskView } from "../core/task/task-record.js";
 import { EXIT, exitCodeOf } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
 import { MemoryStore } from "../store/memory.js";

@@ -1,11 +1,11 @@
 // `adapter-command validate`: checks files the way the runtime will, and reports every problem.
 import { cwd } from "node:process";
-import type { Envelope, Problem } from "../core/envelope.js";
-import { analyzeText } from "../core/input-text.js";
-import { readablePath } from "../core/json-pointer.js";
+import type { Envelope, Problem } from "../core/envelope/envelope.js";
+import { analyzeText } from "../core/envelope/input-text.js";
+import { readablePath } from "../core/envelope/json-pointer.js";
+import { place } from "../core/envelope/workspace.js";
 import { printable } from "../core/printable.js";
 import { ADAPTER_URI } from "../core/uris.js";
-import { place } from "../core/workspace.js";
 import type { Paint } from "../ui/paint.js";
 import { workspaceQuestion } from "../ui/words.js";
 import { type InputText, readInputFile } from "./input-file.js";

@@ -1,8 +1,9 @@
 // Where task records live: the interface the dispatcher writes to (src/store/ holds the memory and SQLite stores).
-import type { ListPage, ListQuery } from "./list-query.js";
-import type { OutputChunk } from "./output-log.js";
+
 import type { PushConfigStore } from "./push-configs.js";
-import type { TaskRecord } from "./task-record.js";
+import type { ListPage, ListQuery } from "./task/list-query.js";
+import type { OutputChunk } from "./task/output-log.js";
+import type { TaskRecord } from "./task/task-record.js";
 
 /**
  * Reads take `withOutput`: false lets a store hand back an ended task without reading its output, whose logs are
@@ -15,7 +16,7 @@ export interface TaskStore {
   appended?(record: TaskRecord, chunk: OutputChunk): void;
   get(id: string, withOutput?: boolean): TaskRecord | undefined;
   all(withOutput?: boolean): TaskRecord[];
-  /** ListTasks: filters and one page, newest status first (src/core/list-query.ts). */
+  /** ListTasks: filters and one page, newest status first (src/core/task/list-query.ts). */
   list(query: ListQuery, withOutput?: boolean): ListPage<TaskRecord>;
   /** The tasks' push notification configs, kept and forgotten with their tasks (CONTRACT 9.3). */
   readonly pushConfigs?: PushConfigStore;

@@ -6,13 +6,13 @@ import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10, type RuntimeCard } from "../a2a/card.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { accessLog } from "./access-log.js";
-import { notFound, refusal } from "./answers.js";
 import { bearer } from "./auth.js";
 import { cardCaching } from "./card-cache.js";
 import { consoleRoutes } from "./console/routes.js";
 import { hostGuard, originGuards } from "./guards.js";
 import { jsonRpcHandler } from "./jsonrpc.js";
 import { gateBodies } from "./request-gate.js";
+import { notFound, refusal } from "./responses.js";
 import { restRoutes } from "./rest.js";
 
 export interface AppOptions {

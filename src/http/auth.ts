@@ -4,7 +4,7 @@
 import * as crypto from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import { bearerAuth } from "hono/bearer-auth";
-import { refusal } from "./answers.js";
+import { refusal } from "./responses.js";
 
 // crypto.hash (Node 20.12+) is the one-shot form, a few µs less per request than a Hash object.
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "buffer") => Buffer }).hash;

@@ -2,7 +2,7 @@
 // an Origin is one that --allow-origin lists, and only then CORS headers. docs/security.md.
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
-import { refusal } from "./answers.js";
+import { refusal } from "./responses.js";
 
 /** Headers a browser client may send and read (CONTRACT 7.6, 8.3). */
 const REQUEST_HEADERS = [

@@ -5,7 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { type GateVerdict, passGate, tooLarge } from "../jsonrpc/request-gate.js";
-import { refusal } from "./answers.js";
+import { refusal } from "./responses.js";
 
 const verdicts = new WeakMap<Request, GateVerdict>();
 const EMPTY: GateVerdict = { ok: true, value: {}, refused: new Map() };

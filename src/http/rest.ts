@@ -7,8 +7,8 @@ import { httpError, restErrorOf, restErrorOfRpc } from "../a2a/v1_0/errors.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
 import type { CallContext } from "../jsonrpc/methods.js";
-import { json, notFound, statusAnswer } from "./answers.js";
 import { gated } from "./request-gate.js";
+import { json, notFound, statusAnswer } from "./responses.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { sseAnswer } from "./sse.js";
 

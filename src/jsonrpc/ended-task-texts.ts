@@ -1,8 +1,8 @@
 // GetTask of an ended task, as JSON text kept for the next read: an ended task no longer changes, and encoding a
 // task is most of what a GetTask costs (docs/benchmarks.md, `http_get_task_rps`). Bounded in entries and bytes;
 // the least recently read go first.
-import type { TaskView } from "../core/dispatcher.js";
-import { isTerminal } from "../core/task.js";
+import type { TaskView } from "../core/task/dispatcher.js";
+import { isTerminal } from "../core/task/task.js";
 import { JsonText } from "./json-text.js";
 
 const MiB = 1024 * 1024;

@@ -4,10 +4,10 @@
 // requests"). Past the gate, a value nests at most MAX_NESTING levels below its params, so whatever walks it later
 // (JSON.stringify included) cannot overflow the stack.
 import { isUtf8 } from "node:buffer";
-import { JsonTree } from "../core/json-document.js";
-import { isRecord, MAX_NESTING } from "../core/json-value.js";
-import type { Problem } from "../core/problems.js";
-import { idInHead } from "./requests.js";
+import { JsonTree } from "../core/envelope/json-document.js";
+import { isRecord, MAX_NESTING } from "../core/envelope/json-value.js";
+import type { Problem } from "../core/envelope/problems.js";
+import { idInHead } from "./rpc-messages.js";
 
 export type GateRule = "too_large" | "content_type" | "not_utf8" | "not_json" | "too_deep" | "duplicate_key";
 

@@ -5,13 +5,13 @@ import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { Framing, WireJson } from "../a2a/wire/encode.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
-import { isRecord } from "../core/json-value.js";
+import { isRecord } from "../core/envelope/json-value.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
 import { responseJson } from "../jsonrpc/json-text.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { type GateRefusal, passGate, tooLarge } from "../jsonrpc/request-gate.js";
-import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/requests.js";
+import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
 
 /** The `tasks/event` notification that carries a stream's item, one line each (CONTRACT 5.4, 7.3). */
 const NOTIFICATION: Framing = { head: `{"jsonrpc":"2.0","method":"tasks/event","params":`, tail: "}\n" };

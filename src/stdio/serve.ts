@@ -1,7 +1,7 @@
 // `serve --stdio`: wiring and shutdown only. The transport frames bytes, the connection answers frames, the methods
 // speak both A2A families over the one service (docs/architecture.md).
 import { resolve } from "node:path";
-import type { Dispatcher } from "../core/dispatcher.js";
+import type { Dispatcher } from "../core/task/dispatcher.js";
 import { EXIT } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
 import { createRuntime } from "../jsonrpc/runtime.js";

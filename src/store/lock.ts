@@ -8,7 +8,7 @@ import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import type { Database } from "better-sqlite3";
-import { processStartTime } from "../core/process-identity.js";
+import { processStartTime } from "../core/task/process-identity.js";
 
 export const OWNER_FILE = "owner.json";
 

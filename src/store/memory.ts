@@ -1,10 +1,10 @@
 // The store without --state-dir: records in memory, keeping a bounded number of ended tasks.
-import { jsonBytes } from "../core/json-value.js";
-import { type ListPage, type ListQuery, pageOf } from "../core/list-query.js";
+import { jsonBytes } from "../core/envelope/json-value.js";
 import { MemoryPushConfigs } from "../core/push-configs.js";
 import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, type TaskStore } from "../core/store.js";
-import { isTerminal } from "../core/task.js";
-import type { TaskRecord } from "../core/task-record.js";
+import { type ListPage, type ListQuery, pageOf } from "../core/task/list-query.js";
+import { isTerminal } from "../core/task/task.js";
+import type { TaskRecord } from "../core/task/task-record.js";
 
 export class MemoryStore implements TaskStore {
   private readonly records = new Map<string, TaskRecord>();

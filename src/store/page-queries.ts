@@ -1,7 +1,7 @@
-// ListTasks in SQL: the filters, order, cursor and page tokens of src/core/list-query.ts (`pageOf`), answered from the
+// ListTasks in SQL: the filters, order, cursor and page tokens of src/core/task/list-query.ts (`pageOf`), answered from the
 // indexes of src/store/schema.ts instead of a scan of every task.
 import type { Database, Statement } from "better-sqlite3";
-import { encodePageToken, type ListQuery } from "../core/list-query.js";
+import { encodePageToken, type ListQuery } from "../core/task/list-query.js";
 
 export interface RowPage {
   /** Raw rows, each to be checked before use. */

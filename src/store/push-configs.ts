@@ -2,7 +2,7 @@
 // deleting a task (retention) deletes its configs too. A config whose task has no row (yet), or that could not be
 // written, is kept in memory instead; a row of the wrong shape is skipped and named once.
 import type { Database, Statement } from "better-sqlite3";
-import { isRecord } from "../core/json-value.js";
+import { isRecord } from "../core/envelope/json-value.js";
 import { MemoryPushConfigs, type PushConfigRecord, type PushConfigStore } from "../core/push-configs.js";
 import { describeDbError } from "./db-errors.js";
 

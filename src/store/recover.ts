@@ -5,10 +5,10 @@ import { readFileSync } from "node:fs";
 import type { Database } from "better-sqlite3";
 import { sharedContainment } from "../core/containment/containment.js";
 import { REAL_HOST } from "../core/containment/host.js";
-import { ENDS } from "../core/outcome.js";
-import { killLeftovers } from "../core/process-identity.js";
-import { isTerminal } from "../core/task.js";
-import type { TaskRecord } from "../core/task-record.js";
+import { ENDS } from "../core/task/outcome.js";
+import { killLeftovers } from "../core/task/process-identity.js";
+import { isTerminal } from "../core/task/task.js";
+import type { TaskRecord } from "../core/task/task-record.js";
 import { checkTaskRow, detailOf, recordOfRow } from "./rows.js";
 import { lastEndedSeq } from "./sqlite.js";
 
@@ -26,7 +26,7 @@ export interface RecoverOptions {
   now: Date;
   outputLimit: number;
   warn: (line: string) => void;
-  /** Kills what an unfinished task left (src/core/process-identity.ts); true when anything was signalled. */
+  /** Kills what an unfinished task left (src/core/task/process-identity.ts); true when anything was signalled. */
   killLeftovers?: (task: TaskRecord) => boolean;
 }
 

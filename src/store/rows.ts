@@ -1,11 +1,11 @@
 // Rows of the state database, checked on every read: a row is trusted only once its shape is right, and no size in
 // it is believed (sizes come from the text that is stored).
 import * as v from "valibot";
-import { messageText } from "../core/envelope.js";
-import { EnvelopeSchema, MessageSchema } from "../core/envelope-schema.js";
-import { type OutputChunk, OutputLog } from "../core/output-log.js";
-import { END_REASONS, FAIL_KINDS, isTerminal, TASK_STATES } from "../core/task.js";
-import { type TaskRecord, viewOf } from "../core/task-record.js";
+import { messageText } from "../core/envelope/envelope.js";
+import { EnvelopeSchema, MessageSchema } from "../core/envelope/envelope-schema.js";
+import { type OutputChunk, OutputLog } from "../core/task/output-log.js";
+import { END_REASONS, FAIL_KINDS, isTerminal, TASK_STATES } from "../core/task/task.js";
+import { type TaskRecord, viewOf } from "../core/task/task-record.js";
 
 /** What `Date.prototype.toISOString` writes: the only timestamps the store writes, and the only ones it orders by. */
 const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;

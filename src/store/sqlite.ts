@@ -3,11 +3,11 @@
 // the last batch. Ended tasks live in the database only and are read back (and checked) when asked for.
 import { rmSync } from "node:fs";
 import type { Database, Statement } from "better-sqlite3";
-import { type ListPage, type ListQuery, mergePages } from "../core/list-query.js";
-import type { OutputChunk, StreamName } from "../core/output-log.js";
 import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, type TaskStore } from "../core/store.js";
-import { isTerminal } from "../core/task.js";
-import type { TaskRecord } from "../core/task-record.js";
+import { type ListPage, type ListQuery, mergePages } from "../core/task/list-query.js";
+import type { OutputChunk, StreamName } from "../core/task/output-log.js";
+import { isTerminal } from "../core/task/task.js";
+import type { TaskRecord } from "../core/task/task-record.js";
 import { describeDbError } from "./db-errors.js";
 import { SqliteKeptAnswers } from "./kept-answers.js";
 import { MemoryStore } from "./memory.js";

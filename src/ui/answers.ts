@@ -1,9 +1,10 @@
 // Answers to prompts, one path for the screen and the plain mode (CONTRACT section 6): `sendAnswer` delivers a text
 // to the open prompt and says in words why one was refused; `answerPrompts` answers each prompt as it opens from a
 // source: the --answer values in order, then lines of our own stdin (typed ones too, when it is a terminal).
-import type { Dispatcher } from "../core/dispatcher.js";
+
 import { CoreError } from "../core/errors.js";
-import type { TaskView } from "../core/task-record.js";
+import type { Dispatcher } from "../core/task/dispatcher.js";
+import type { TaskView } from "../core/task/task-record.js";
 import { LineReader } from "../io/line-reader.js";
 
 export type AnswerResult =

@@ -1,6 +1,6 @@
 // What Ctrl-C does, the same on the screen and in the plain mode (CONTRACT section 6): the first cancels the task
 // (SIGTERM to its process group, SIGKILL after the grace period), a second kills the group at once.
-import type { Dispatcher } from "../core/dispatcher.js";
+import type { Dispatcher } from "../core/task/dispatcher.js";
 
 type Stopper = Pick<Dispatcher, "cancelIfRunning" | "killAll">;
 

@@ -1,6 +1,6 @@
 // `run --json`: the task's A2A 0.3 events (as `tasks/event` carries them) as NDJSON on stdout.
 import { encode03, type Framing } from "../a2a/wire/encode.js";
-import type { Dispatcher } from "../core/dispatcher.js";
+import type { Dispatcher } from "../core/task/dispatcher.js";
 import { FlowControl } from "../io/backpressure.js";
 
 /** One event a line, nothing around it. */

@@ -2,7 +2,7 @@
 // burst, or a paste, are applied in order at once, so Enter sends what was typed and not what was last drawn.
 // Edits go by grapheme (an emoji, a letter with its accents), so no half of a character is ever left behind.
 import stringWidth from "string-width";
-import { MAX_ANSWER_BYTES } from "../core/hitl.js";
+import { MAX_ANSWER_BYTES } from "../core/hitl/hitl.js";
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 

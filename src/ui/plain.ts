@@ -1,5 +1,5 @@
 // `run` without a terminal: the command's stdout and stderr pass through byte for byte.
-import type { Dispatcher } from "../core/dispatcher.js";
+import type { Dispatcher } from "../core/task/dispatcher.js";
 import { FlowControl } from "../io/backpressure.js";
 
 export function attachPlain(

@@ -1,11 +1,12 @@
 // What the terminal UI shows, built from dispatcher events alone: a pure reducer, testable without a terminal.
 // Finished lines leave the model for the terminal's scrollback (CONTRACT section 6: every line stays readable); the
 // model keeps only the line still being written, the task, and what the live area needs.
-import type { DispatcherEvent } from "../core/dispatcher.js";
-import type { StreamName } from "../core/output-log.js";
-import { stripEscapes } from "../core/prompt.js";
-import { isTerminal } from "../core/task.js";
-import type { TaskView } from "../core/task-record.js";
+
+import { stripEscapes } from "../core/hitl/prompt.js";
+import type { DispatcherEvent } from "../core/task/dispatcher.js";
+import type { StreamName } from "../core/task/output-log.js";
+import { isTerminal } from "../core/task/task.js";
+import type { TaskView } from "../core/task/task-record.js";
 
 export interface OutputLine {
   stream: StreamName;

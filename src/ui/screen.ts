@@ -2,9 +2,9 @@
 // area, so they reach the terminal's scrollback; the live area (Ink) is drawn once Ink has loaded, which takes
 // longer than starting the task. This module owns the dispatcher subscription, the answers and Ctrl-C.
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Dispatcher } from "../core/dispatcher.js";
-import type { Analysis } from "../core/envelope.js";
-import { isTerminal } from "../core/task.js";
+import type { Analysis } from "../core/envelope/envelope.js";
+import type { Dispatcher } from "../core/task/dispatcher.js";
+import { isTerminal } from "../core/task/task.js";
 import { EXIT, exitCodeOf } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
 import { AnswerSource, answerPrompts, sendAnswer } from "./answers.js";

@@ -3,7 +3,7 @@
 // and its scrollback keeps them all after the run. Needs no Ink, so the first lines appear before Ink has loaded.
 
 import { printable } from "../core/printable.js";
-import type { TaskView } from "../core/task-record.js";
+import type { TaskView } from "../core/task/task-record.js";
 import type { Paint } from "./paint.js";
 import { formatBytes, formatDuration, type ScrollLine } from "./screen-model.js";
 import { endingOf } from "./words.js";

@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { printable } from "../core/printable.js";
-import type { TaskView } from "../core/task-record.js";
+import type { TaskView } from "../core/task/task-record.js";
 import { RUNNER_PATH } from "../core/uris.js";
 
 export interface Ending {

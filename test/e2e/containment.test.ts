@@ -5,7 +5,7 @@
 // after a SIGKILL of the tool itself, none runs past its deadline plus the grace period (with 3 s to spare).
 import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
-import { killLeftovers } from "../../src/core/process-identity.js";
+import { killLeftovers } from "../../src/core/task/process-identity.js";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
 import { conclusive, FIXTURES, sleep, started } from "../helpers/cli.js";
 import { envelopeParams, writeEnvelope } from "../helpers/envelopes.js";

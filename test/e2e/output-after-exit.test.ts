@@ -37,7 +37,7 @@ async function until(condition: () => boolean, what: string, ms = 20_000): Promi
   }
 }
 
-/** How long the old code waited before destroying a finished command's streams (src/core/output-drain.ts IDLE_MS). */
+/** How long the old code waited before destroying a finished command's streams (src/core/task/output-drain.ts IDLE_MS). */
 const OLD_BOUND_MS = 2000;
 
 describe("output still in the pipes when the command exits (issue item 12)", {

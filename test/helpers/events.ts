@@ -1,8 +1,9 @@
 // Dispatcher events built by hand, for the pure front-end parts.
-import type { DispatcherEvent } from "../../src/core/dispatcher.js";
-import type { Envelope } from "../../src/core/envelope.js";
-import type { StreamName } from "../../src/core/output-log.js";
-import type { TaskView } from "../../src/core/task-record.js";
+
+import type { Envelope } from "../../src/core/envelope/envelope.js";
+import type { DispatcherEvent } from "../../src/core/task/dispatcher.js";
+import type { StreamName } from "../../src/core/task/output-log.js";
+import type { TaskView } from "../../src/core/task/task-record.js";
 
 let seq = 0;
 

@@ -1,6 +1,6 @@
 // Reading the example envelope files the way a test needs them.
 import assert from "node:assert/strict";
-import { isRecord } from "../../src/core/json-value.js";
+import { isRecord } from "../../src/core/envelope/json-value.js";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 
 /** The envelope of an example file in any of the three shapes, or undefined for an echo message. */

@@ -2,7 +2,7 @@
 // `output` as they come (or not read at all, to see what the bridge does when its reader stops).
 import { PassThrough, type Writable } from "node:stream";
 import { A2aService } from "../../src/a2a/service.js";
-import { Dispatcher, type DispatcherOptions } from "../../src/core/dispatcher.js";
+import { Dispatcher, type DispatcherOptions } from "../../src/core/task/dispatcher.js";
 import { LineSplitter } from "../../src/io/line-splitter.js";
 import { openStdioBinding, type StdioBinding } from "../../src/stdio/binding.js";
 import { MemoryStore } from "../../src/store/memory.js";

@@ -1,5 +1,5 @@
 // Output as real tools print it, for the prompt detector (CONTRACT section 4): what ends on a prompt, and what
-// only mentions a marker (src/core/prompt.ts PROMPT_MARKERS) in a finished log line or shows a prompt that was
+// only mentions a marker (src/core/hitl/prompt.ts PROMPT_MARKERS) in a finished log line or shows a prompt that was
 // erased on screen. Each item is the whole output, followed by silence.
 
 export interface RealPrompt {

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Sqlite from "better-sqlite3";
-import { type OutputChunk, OutputLog, type StreamName } from "../../src/core/output-log.js";
 import type { TaskStore } from "../../src/core/store.js";
-import type { TaskState } from "../../src/core/task.js";
-import type { TaskRecord } from "../../src/core/task-record.js";
+import { type OutputChunk, OutputLog, type StreamName } from "../../src/core/task/output-log.js";
+import type { TaskState } from "../../src/core/task/task.js";
+import type { TaskRecord } from "../../src/core/task/task-record.js";
 import { DB_FILE, openStateStore, type StateStoreOptions } from "../../src/store/open.js";
 
 const dirs: string[] = [];

@@ -1,6 +1,6 @@
 // A2A 1.0 requests (CONTRACT 7.2): the 0.3 params of test/helpers/envelopes.ts in ProtoJSON shape, and the stream
 // rules of 1.0 on stdio (CONTRACT 7.3).
-import { isRecord } from "../../src/core/json-value.js";
+import { isRecord } from "../../src/core/envelope/json-value.js";
 import type { TaskEvent, Wire } from "./wire.js";
 
 const ROLES: Record<string, string> = { user: "ROLE_USER", agent: "ROLE_AGENT" };

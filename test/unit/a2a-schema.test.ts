@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { agentCard10 } from "../../src/a2a/card.js";
 import { streamResponseOf, taskOf } from "../../src/a2a/v1_0/codec.js";
 import { encode10 } from "../../src/a2a/wire/encode.js";
-import { newPrompt } from "../../src/core/hitl.js";
+import { newPrompt } from "../../src/core/hitl/hitl.js";
 import { a2aProblems, assertStreamResponse, assertV1, zeroThreeKeys } from "../helpers/a2a-schema.js";
 import { output, taskView } from "../helpers/events.js";
 

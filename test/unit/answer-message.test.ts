@@ -2,8 +2,8 @@
 // protocol family; anything else is invalid params (-32602 on the wire), before any answer check.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { answerMessageErrors, checkAnswerMessage } from "../../src/core/answer-message.js";
 import { CoreError } from "../../src/core/errors.js";
+import { answerMessageErrors, checkAnswerMessage } from "../../src/core/hitl/answer-message.js";
 
 const answer = (fields: Record<string, unknown> = {}) => ({
   kind: "message",

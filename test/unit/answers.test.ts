@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Dispatcher } from "../../src/core/dispatcher.js";
-import { analyzeInput } from "../../src/core/envelope.js";
+import { analyzeInput } from "../../src/core/envelope/envelope.js";
 import { CoreError, type HitlReason } from "../../src/core/errors.js";
+import { Dispatcher } from "../../src/core/task/dispatcher.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import { AnswerSource, describeRefusal, sendAnswer } from "../../src/ui/answers.js";
 

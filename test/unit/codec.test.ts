@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { taskOf } from "../../src/a2a/v0_3/codec.js";
-import type { TaskView } from "../../src/core/task-record.js";
+import type { TaskView } from "../../src/core/task/task-record.js";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 import { taskView } from "../helpers/events.js";
 

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, it } from "node:test";
 import { signalTrace, traceAlive } from "../../src/core/containment/trace.js";
-import { killLeftovers, type LeftoverRecord } from "../../src/core/process-identity.js";
+import { killLeftovers, type LeftoverRecord } from "../../src/core/task/process-identity.js";
 import { FakeProc } from "../helpers/fake-proc.js";
 
 const ids = { id: "task-9", instanceId: "inst-9" };

@@ -1,8 +1,8 @@
 // The dispatcher's event stream: one faulty subscriber neither stops a task nor the other subscribers.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Dispatcher, type DispatcherEvent } from "../../src/core/dispatcher.js";
-import { analyzeInput } from "../../src/core/envelope.js";
+import { analyzeInput } from "../../src/core/envelope/envelope.js";
+import { Dispatcher, type DispatcherEvent } from "../../src/core/task/dispatcher.js";
 import { MemoryStore } from "../../src/store/memory.js";
 
 const echo = { role: "user", parts: [{ kind: "text", text: "hello" }] };

@@ -3,10 +3,10 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { Dispatcher, type TaskView } from "../../src/core/dispatcher.js";
-import { analyzeInput } from "../../src/core/envelope.js";
+import { analyzeInput } from "../../src/core/envelope/envelope.js";
 import { CoreError, type CoreErrorCode, type HitlReason } from "../../src/core/errors.js";
-import { isTerminal, type TaskState } from "../../src/core/task.js";
+import { Dispatcher, type TaskView } from "../../src/core/task/dispatcher.js";
+import { isTerminal, type TaskState } from "../../src/core/task/task.js";
 import { MemoryStore } from "../../src/store/memory.js";
 
 const WORKSPACE = fileURLToPath(new URL("../fixtures/workspace", import.meta.url));

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import type { TaskView } from "../../src/core/dispatcher.js";
+import type { TaskView } from "../../src/core/task/dispatcher.js";
 import { EndedTaskTexts } from "../../src/jsonrpc/ended-task-texts.js";
 import { JsonText, responseJson } from "../../src/jsonrpc/json-text.js";
 import { endedEcho, memoryDispatcher, methodsOver } from "../helpers/methods.js";

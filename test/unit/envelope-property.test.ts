@@ -4,10 +4,10 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { type Analysis, analyzeInput } from "../../src/core/envelope.js";
-import { analyzeText } from "../../src/core/input-text.js";
-import { parsePointer, pointer } from "../../src/core/json-pointer.js";
-import type { Problem } from "../../src/core/problems.js";
+import { type Analysis, analyzeInput } from "../../src/core/envelope/envelope.js";
+import { analyzeText } from "../../src/core/envelope/input-text.js";
+import { parsePointer, pointer } from "../../src/core/envelope/json-pointer.js";
+import type { Problem } from "../../src/core/envelope/problems.js";
 import { ADAPTER_URI, REQUEST_ROOTS, RUNNER_PATH } from "../../src/core/uris.js";
 
 type Json = unknown;

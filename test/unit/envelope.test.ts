@@ -1,8 +1,14 @@
 // CONTRACT section 2: the three file shapes, the closed envelope, and problems with exact JSON Pointers.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { type Analysis, analyzeInput, type Message, messageText, parseJsonText } from "../../src/core/envelope.js";
-import type { Problem } from "../../src/core/problems.js";
+import {
+  type Analysis,
+  analyzeInput,
+  type Message,
+  messageText,
+  parseJsonText,
+} from "../../src/core/envelope/envelope.js";
+import type { Problem } from "../../src/core/envelope/problems.js";
 import { ADAPTER_URI as URI } from "../../src/core/uris.js";
 import { envelope, REQUEST, RUNNER, withRequest } from "../helpers/envelopes.js";
 

@@ -2,7 +2,7 @@
 // survives a restart on a state dir, the status that fails an interrupted task coming after its stored output.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { lastEventOf, viewOf } from "../../src/core/task-record.js";
+import { lastEventOf, viewOf } from "../../src/core/task/task-record.js";
 import { appendOutput, openStore, taskRecord, tempDir } from "../helpers/state-dir.js";
 
 describe("event numbers", () => {

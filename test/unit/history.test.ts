@@ -1,12 +1,12 @@
 // A task's history (src/a2a/history.ts): the request, then the answers in the order accepted, cut to the most recent
-// `historyLength` (A2A 1.0 §3.2.4); the answer as the history keeps it (src/core/answer-message.ts), also across a
+// `historyLength` (A2A 1.0 §3.2.4); the answer as the history keeps it (src/core/hitl/answer-message.ts), also across a
 // restart of a state dir.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { historyOf } from "../../src/a2a/history.js";
-import { historyMessageOf } from "../../src/core/answer-message.js";
-import type { TaskView } from "../../src/core/task-record.js";
+import { historyMessageOf } from "../../src/core/hitl/answer-message.js";
+import type { TaskView } from "../../src/core/task/task-record.js";
 import { openStore, taskRecord as record, tempDir } from "../helpers/state-dir.js";
 
 const text = (value: string) => ({ kind: "text" as const, text: value });

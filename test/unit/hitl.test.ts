@@ -16,7 +16,7 @@ import {
   type OpenPrompt,
   promptEnvelope,
   RESPONSE_SCHEMA,
-} from "../../src/core/hitl.js";
+} from "../../src/core/hitl/hitl.js";
 
 const NOW = Date.parse("2026-05-09T17:00:00.000Z");
 const CONTEXT = "ctx-1";

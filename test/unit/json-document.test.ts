@@ -2,9 +2,9 @@
 // of what it points at, and a person reads its path as `envelope.timeout_seconds`.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { analyzeText } from "../../src/core/input-text.js";
-import { findDuplicateKeys, JsonTree, repeatsKeys } from "../../src/core/json-document.js";
-import { readablePath } from "../../src/core/json-pointer.js";
+import { analyzeText } from "../../src/core/envelope/input-text.js";
+import { findDuplicateKeys, JsonTree, repeatsKeys } from "../../src/core/envelope/json-document.js";
+import { readablePath } from "../../src/core/envelope/json-pointer.js";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 
 const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { closest, editDistance } from "../../src/core/edit-distance.js";
-import { isNearMissKey, nearMissPattern } from "../../src/core/envelope-key.js";
+import { isNearMissKey, nearMissPattern } from "../../src/core/envelope/envelope-key.js";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 
 describe("isNearMissKey", () => {

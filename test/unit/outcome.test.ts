@@ -1,8 +1,8 @@
 // outcomeOf: how a finished command becomes the task's final state (CONTRACT section 3.3).
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { outcomeOf } from "../../src/core/outcome.js";
-import type { CommandExit } from "../../src/core/process.js";
+import { outcomeOf } from "../../src/core/task/outcome.js";
+import type { CommandExit } from "../../src/core/task/process.js";
 
 const exit = (fields: Partial<CommandExit>): CommandExit => ({
   exitCode: null,

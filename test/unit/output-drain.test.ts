@@ -1,9 +1,9 @@
-// OutputDrain: when a finished command's streams may be given up (issue item 12; src/core/output-drain.ts). Time is
+// OutputDrain: when a finished command's streams may be given up (issue item 12; src/core/task/output-drain.ts). Time is
 // handed in, so the rules are checked without waiting.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { outcomeOf } from "../../src/core/outcome.js";
-import { IDLE_MS, OutputDrain } from "../../src/core/output-drain.js";
+import { outcomeOf } from "../../src/core/task/outcome.js";
+import { IDLE_MS, OutputDrain } from "../../src/core/task/output-drain.js";
 
 const drainAt = (exit = 0, deadline = 60_000, capacity = 1_000_000) => {
   const drain = new OutputDrain(deadline, capacity);

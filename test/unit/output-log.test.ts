@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import fc from "fast-check";
-import { type OutputChunk, OutputLog } from "../../src/core/output-log.js";
+import { type OutputChunk, OutputLog } from "../../src/core/task/output-log.js";
 
 let nextSeq = 0;
 function chunk(text: string, seq = ++nextSeq): OutputChunk {

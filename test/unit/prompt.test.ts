@@ -12,7 +12,7 @@ import {
   PROMPT_WINDOW_BYTES,
   PromptDetector,
   stripEscapes,
-} from "../../src/core/prompt.js";
+} from "../../src/core/hitl/prompt.js";
 import { NOT_PROMPTS, REAL_PROMPTS } from "../helpers/prompt-corpus.js";
 
 const SETTLE = 100;

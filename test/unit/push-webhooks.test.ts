@@ -9,7 +9,7 @@ import { Deliverer } from "../../src/a2a/push/deliverer.js";
 import { agentFor, postOnce } from "../../src/a2a/push/post.js";
 import { allowedHostOf, canonicalAddress, WebhookHosts } from "../../src/a2a/push/webhook-hosts.js";
 import { CoreError } from "../../src/core/errors.js";
-import type { OutputEvent } from "../../src/core/events.js";
+import type { OutputEvent } from "../../src/core/task/events.js";
 import { WebhookReceiver } from "../helpers/webhook-receiver.js";
 
 const refusal = async (hosts: WebhookHosts, url: string) => {

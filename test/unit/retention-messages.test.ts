@@ -1,8 +1,8 @@
 // Ended tasks are kept within a byte budget that counts their messages too, not only their output.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { OutputLog } from "../../src/core/output-log.js";
-import type { TaskRecord } from "../../src/core/task-record.js";
+import { OutputLog } from "../../src/core/task/output-log.js";
+import type { TaskRecord } from "../../src/core/task/task-record.js";
 import { keptBytes, MemoryStore } from "../../src/store/memory.js";
 
 function ended(id: string, text: string): TaskRecord {

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Dispatcher } from "../../src/core/dispatcher.js";
-import { analyzeInput } from "../../src/core/envelope.js";
+import { analyzeInput } from "../../src/core/envelope/envelope.js";
+import { Dispatcher } from "../../src/core/task/dispatcher.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import type { ScreenProps } from "../../src/ui/ink/components.js";
 import { runScreen } from "../../src/ui/screen.js";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { type ScreenLine, screenLines } from "../../src/core/screen-lines.js";
+import { type ScreenLine, screenLines } from "../../src/core/hitl/screen-lines.js";
 
 const line = (shown: string, latest: string, open: boolean): ScreenLine => ({ shown, latest, open });
 

@@ -3,7 +3,7 @@
 // while there is one. And the words of an ending, shared with the plain mode's closing line.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { TaskView } from "../../src/core/task-record.js";
+import type { TaskView } from "../../src/core/task/task-record.js";
 import { paintFor } from "../../src/ui/paint.js";
 import { formatLine, headerLines, Scrollback, summaryLines } from "../../src/ui/scrollback.js";
 import { closingLines, endingOf } from "../../src/ui/words.js";

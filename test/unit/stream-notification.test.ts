@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { A2aService } from "../../src/a2a/service.js";
-import { Dispatcher } from "../../src/core/dispatcher.js";
+import { Dispatcher } from "../../src/core/task/dispatcher.js";
 import { createMethods } from "../../src/jsonrpc/methods.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import { FIXTURES } from "../helpers/cli.js";

@@ -7,7 +7,7 @@ import {
   isTerminal,
   TASK_STATES,
   type TaskState,
-} from "../../src/core/task.js";
+} from "../../src/core/task/task.js";
 
 const LEGAL: Record<TaskState, TaskState[]> = {
   submitted: ["working", "failed", "canceled"],

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { cleanup, render } from "ink-testing-library";
-import type { StreamName } from "../../src/core/output-log.js";
-import type { TaskView } from "../../src/core/task-record.js";
+import type { StreamName } from "../../src/core/task/output-log.js";
+import type { TaskView } from "../../src/core/task/task-record.js";
 import { LiveArea, PartialLine, PromptBox, StatusLine } from "../../src/ui/ink/components.js";
 import { ModelStore } from "../../src/ui/model-store.js";
 import { emptyModel, reduce, type ScreenModel, type ScrollLine } from "../../src/ui/screen-model.js";

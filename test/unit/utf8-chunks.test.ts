@@ -3,11 +3,11 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { Emitter } from "../../src/core/events.js";
-import { BYTES_KEPT_FROM, OutputLog } from "../../src/core/output-log.js";
-import type { TaskRecord } from "../../src/core/task-record.js";
-import { TaskRun } from "../../src/core/task-run.js";
-import { decodeUtf8, incompleteTail, Utf8Chunks } from "../../src/core/utf8-chunks.js";
+import { Emitter } from "../../src/core/task/events.js";
+import { BYTES_KEPT_FROM, OutputLog } from "../../src/core/task/output-log.js";
+import type { TaskRecord } from "../../src/core/task/task-record.js";
+import { TaskRun } from "../../src/core/task/task-run.js";
+import { decodeUtf8, incompleteTail, Utf8Chunks } from "../../src/core/task/utf8-chunks.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import { BINARY_STDOUT_BYTES, binaryFixtureBytes } from "../helpers/binary-output.js";
 

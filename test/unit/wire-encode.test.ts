@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { eventOf } from "../../src/a2a/v0_3/codec.js";
 import { streamResponseOf, taskOf } from "../../src/a2a/v1_0/codec.js";
 import { BYTES_SPLICED_FROM, encode03, encode10 } from "../../src/a2a/wire/encode.js";
-import type { OutputEvent } from "../../src/core/events.js";
+import type { OutputEvent } from "../../src/core/task/events.js";
 import { output, taskView } from "../helpers/events.js";
 
 const families = [

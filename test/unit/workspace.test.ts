@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
-import { analyzeInput, type Envelope } from "../../src/core/envelope.js";
-import type { Problem } from "../../src/core/problems.js";
-import { mapWorkingDir, type PlacementResult, place } from "../../src/core/workspace.js";
+import { analyzeInput, type Envelope } from "../../src/core/envelope/envelope.js";
+import type { Problem } from "../../src/core/envelope/problems.js";
+import { mapWorkingDir, type PlacementResult, place } from "../../src/core/envelope/workspace.js";
 
 const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
 const RUNS = ".aiwg/ops/runs";

@@ -2,8 +2,8 @@
 // authentication? { scheme, credentials? } }`, and 0.3 `{ taskId, pushNotificationConfig: { id, url, token?,
 // authentication? { schemes, credentials? } } }`. Reading checks every field that becomes an HTTP header: nothing
 // that could end a header line or start another (CR, LF and the other control characters) is accepted.
-import { isRecord } from "../../core/json-value.js";
-import { shown } from "../../core/problems.js";
+import { isRecord } from "../../core/envelope/json-value.js";
+import { shown } from "../../core/envelope/problems.js";
 import type { PushConfigRecord } from "../../core/push-configs.js";
 import { invalidParams } from "../decode.js";
 import { camelKeys } from "../v1_0/decode.js";

@@ -2,9 +2,10 @@
 // one POST each, each tried up to 3 times with exponential backoff. Items wait in a bounded queue of their own, so a
 // slow or dead receiver never holds up the task, the other configs, streams or requests; consecutive output of one
 // artifact is merged while it waits, and a queue that still fills up stops this config (said on stderr).
-import type { DispatcherEvent, OutputEvent } from "../../core/events.js";
+
 import type { PushConfigRecord } from "../../core/push-configs.js";
-import type { TaskView } from "../../core/task-record.js";
+import type { DispatcherEvent, OutputEvent } from "../../core/task/events.js";
+import type { TaskView } from "../../core/task/task-record.js";
 import * as v03 from "../v0_3/codec.js";
 import * as v10 from "../v1_0/codec.js";
 import { encode03, encode10, type Framing, type WireJson } from "../wire/encode.js";

@@ -2,11 +2,11 @@
 // given inline with a send) over the store's configs, and one deliverer per config that follows its task. Every
 // config's checks run before anything is kept: its fields (config-wire.ts), then its URL's host (webhook-hosts.ts).
 import { randomUUID } from "node:crypto";
-import type { Dispatcher } from "../../core/dispatcher.js";
 import { CoreError } from "../../core/errors.js";
-import { taskIdOf } from "../../core/events.js";
 import type { PushConfigRecord, PushConfigStore } from "../../core/push-configs.js";
-import { isTerminal } from "../../core/task.js";
+import type { Dispatcher } from "../../core/task/dispatcher.js";
+import { taskIdOf } from "../../core/task/events.js";
+import { isTerminal } from "../../core/task/task.js";
 import { invalidParams } from "../decode.js";
 import { type ConfigRequest, configRequestOf, type Family } from "./config-wire.js";
 import { Deliverer, type DeliveryOptions } from "./deliverer.js";

@@ -1,9 +1,10 @@
 // Core records → A2A 0.3 wire objects (Task, events). Shared by the 0.3 methods of every binding and `run --json`.
-import type { DispatcherEvent } from "../../core/dispatcher.js";
-import { promptEnvelope } from "../../core/hitl.js";
-import type { StreamName } from "../../core/output-log.js";
-import { isTerminal } from "../../core/task.js";
-import type { StreamView, TaskView } from "../../core/task-record.js";
+
+import { promptEnvelope } from "../../core/hitl/hitl.js";
+import type { DispatcherEvent } from "../../core/task/dispatcher.js";
+import type { StreamName } from "../../core/task/output-log.js";
+import { isTerminal } from "../../core/task/task.js";
+import type { StreamView, TaskView } from "../../core/task/task-record.js";
 import { HITL_URI } from "../../core/uris.js";
 import { historyOf } from "../history.js";
 import type { TaskOptions } from "../requests.js";

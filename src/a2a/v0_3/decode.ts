@@ -1,7 +1,7 @@
 // A2A 0.3 params → the service's requests (CONTRACT 5.3).
 
-import { checkAnswerMessage } from "../../core/answer-message.js";
-import { TASK_STATES, type TaskState } from "../../core/task.js";
+import { checkAnswerMessage } from "../../core/hitl/answer-message.js";
+import { TASK_STATES, type TaskState } from "../../core/task/task.js";
 import { carriesAnswer, listRequestOf, requireObject } from "../decode.js";
 import type { ListRequest, SendRequest } from "../requests.js";
 import { activatedExtensions } from "../service-params.js";

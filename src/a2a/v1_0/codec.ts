@@ -1,10 +1,11 @@
 // Core records → A2A 1.0 wire objects (ProtoJSON: camelCase, enum names, no `kind`): Task, Message, StreamResponse.
-import type { DispatcherEvent } from "../../core/events.js";
-import { promptEnvelope } from "../../core/hitl.js";
-import { isRecord } from "../../core/json-value.js";
-import type { StreamName } from "../../core/output-log.js";
-import type { TaskState } from "../../core/task.js";
-import type { StreamView, TaskView } from "../../core/task-record.js";
+
+import { isRecord } from "../../core/envelope/json-value.js";
+import { promptEnvelope } from "../../core/hitl/hitl.js";
+import type { DispatcherEvent } from "../../core/task/events.js";
+import type { StreamName } from "../../core/task/output-log.js";
+import type { TaskState } from "../../core/task/task.js";
+import type { StreamView, TaskView } from "../../core/task/task-record.js";
 import { HITL_URI } from "../../core/uris.js";
 import { type HistoryEntry, historyOf } from "../history.js";
 import type { TaskOptions } from "../requests.js";

@@ -1,9 +1,9 @@
 // A2A 1.0 params → the service's requests (CONTRACT 7.1, 7.2): snake_case or camelCase names, unknown fields ignored,
 // and 1.0 messages turned into the core's message shape (pointers stay the same: message/parts/N).
 
-import { checkAnswerMessage } from "../../core/answer-message.js";
-import { isRecord } from "../../core/json-value.js";
-import type { TaskState } from "../../core/task.js";
+import { isRecord } from "../../core/envelope/json-value.js";
+import { checkAnswerMessage } from "../../core/hitl/answer-message.js";
+import type { TaskState } from "../../core/task/task.js";
 import { carriesAnswer, getRequestOf, listRequestOf, requireObject } from "../decode.js";
 import type { GetRequest, ListRequest, SendRequest } from "../requests.js";
 import { activatedExtensions } from "../service-params.js";

@@ -1,7 +1,7 @@
 // The one table from core errors to A2A 1.0 errors (CONTRACT 7.5, 8.3): JSON-RPC `data` as typed google.rpc details,
 // and the HTTP status and google.rpc.Status of the REST binding.
 import { type CoreError, type CoreErrorCode, HITL_REASONS, type HitlReason } from "../../core/errors.js";
-import type { TaskState } from "../../core/task.js";
+import type { TaskState } from "../../core/task/task.js";
 import { HITL_URI } from "../../core/uris.js";
 import { A2A_CODES, type RpcError } from "../rpc-codes.js";
 import { STATE_NAMES } from "./codec.js";

@@ -5,7 +5,7 @@
 // decoded; everything else is JSON.stringify of the wire object, which is faster on small chunks
 // (docs/benchmarks.md, `stream_throughput_shapes`).
 import { randomUUID } from "node:crypto";
-import type { OutputEvent } from "../../core/events.js";
+import type { OutputEvent } from "../../core/task/events.js";
 import { escapedLine } from "../../wasm/json-escape.js";
 import type { StreamItem } from "../task-stream.js";
 import * as v03 from "../v0_3/codec.js";

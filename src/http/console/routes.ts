@@ -3,7 +3,7 @@
 // only this server's own script, style and API, no inline script or style attribute, no eval, never in a frame.
 // docs/security.md.
 import type { Hono } from "hono";
-import { refusal } from "../answers.js";
+import { refusal } from "../responses.js";
 import { type Asset, CONSOLE_FILES, consoleAssets } from "./assets.js";
 
 export const CONSOLE_CSP = [

@@ -3,8 +3,8 @@
 // callbacks; nothing here reaches a service.
 import { Box, Text, useInput } from "ink";
 import { useReducer, useRef, useState } from "react";
-import { isTerminal } from "../../core/task.js";
-import type { TaskView } from "../../core/task-record.js";
+import { isTerminal } from "../../core/task/task.js";
+import type { TaskView } from "../../core/task/task-record.js";
 import { inputView, LineEditor } from "../line-editor.js";
 import {
   answerStyle,

@@ -2,7 +2,7 @@
 // This module is the only one that loads Ink and React, so nothing waits for them before the first lines appear.
 import { render, useStdout } from "ink";
 import { type ReactNode, useEffect, useLayoutEffect, useState, useSyncExternalStore } from "react";
-import { isTerminal } from "../../core/task.js";
+import { isTerminal } from "../../core/task/task.js";
 import type { Io } from "../../io/io.js";
 import type { ModelStore } from "../model-store.js";
 import type { Scrollback } from "../scrollback.js";

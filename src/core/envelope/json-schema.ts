@@ -1,9 +1,10 @@
 // `adapter-command schema`: the JSON Schema of the input files, generated from the very valibot schemas the
-// validator uses (src/core/envelope-schema.ts). The object schemas come from valibot; what the analysis checks
+// validator uses (src/core/envelope/envelope-schema.ts). The object schemas come from valibot; what the analysis checks
 // across them (which shape a file is, where the envelope sits, the echo's text part, misplaced envelope fields,
 // near-miss keys) is stated here with the same constants. What no JSON Schema can state (a repeated key, the
 // joined text's size, an envelope given twice and different, what is on disk) only `validate` checks.
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from "@valibot/to-json-schema";
+import { ADAPTER_URI } from "../uris.js";
 import { SCHEMA_KEY } from "./envelope.js";
 import { nearMissPattern } from "./envelope-key.js";
 import {
@@ -15,7 +16,6 @@ import {
   REQUEST_RULES,
   SendParamsFileSchema,
 } from "./envelope-schema.js";
-import { ADAPTER_URI } from "./uris.js";
 
 const DRAFT = "https://json-schema.org/draft/2020-12/schema";
 const isRequestRule = (requirement: unknown) => REQUEST_RULES.some((rule) => rule.regex === requirement);

@@ -3,10 +3,10 @@
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { x } from "tinyexec";
-import { type Containment, sharedContainment } from "./containment/containment.js";
-import { signalGroup } from "./containment/group.js";
-import type { Confinement, GuardRecord } from "./containment/guard.js";
-import { marksOf } from "./containment/marker.js";
+import { type Containment, sharedContainment } from "../containment/containment.js";
+import { signalGroup } from "../containment/group.js";
+import type { Confinement, GuardRecord } from "../containment/guard.js";
+import { marksOf } from "../containment/marker.js";
 import { OutputDrain, pipeCapacity } from "./output-drain.js";
 import type { StreamName } from "./output-log.js";
 import { processStartTime } from "./process-identity.js";
@@ -30,7 +30,7 @@ export interface CommandExit {
   /** Why the tool signalled the group, if it did. */
   stoppedBy: "timeout" | "cancel" | null;
   spawnError?: NodeJS.ErrnoException;
-  /** Streams given up while still open after the exit: a process no guard finds held them (src/core/output-drain.ts). */
+  /** Streams given up while still open after the exit: a process no guard finds held them (src/core/task/output-drain.ts). */
   heldOpen?: StreamName[];
 }
 

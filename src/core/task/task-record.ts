@@ -1,12 +1,12 @@
 // The task record the dispatcher keeps, and the read-only views it hands out (copies, never the record itself).
 
 import { randomUUID } from "node:crypto";
-import type { GuardRecord } from "./containment/guard.js";
-import { type Envelope, type Message, messageText } from "./envelope.js";
-import type { OpenPrompt } from "./hitl.js";
+import type { GuardRecord } from "../containment/guard.js";
+import { type Envelope, type Message, messageText } from "../envelope/envelope.js";
+import type { Placement } from "../envelope/workspace.js";
+import type { OpenPrompt } from "../hitl/hitl.js";
 import { type OutputChunk, OutputLog } from "./output-log.js";
 import type { EndReason, FailKind, TaskState } from "./task.js";
-import type { Placement } from "./workspace.js";
 
 export interface TaskRecord {
   id: string;

@@ -1,8 +1,8 @@
 // hitl-prompt/v1 on adapter commands: prompt envelopes, and the shape and payload checks of an answer.
 import { randomUUID } from "node:crypto";
-import { CoreError, type HitlReason, notFound, type ValidationError } from "./errors.js";
-import { isRecord } from "./json-value.js";
-import { HITL_URI } from "./uris.js";
+import { isRecord } from "../envelope/json-value.js";
+import { CoreError, type HitlReason, notFound, type ValidationError } from "../errors.js";
+import { HITL_URI } from "../uris.js";
 
 export const MAX_ANSWER_BYTES = 4096;
 

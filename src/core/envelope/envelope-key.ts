@@ -1,10 +1,10 @@
 // Metadata keys that were meant to be ADAPTER_URI. A typo there would silently turn an adapter command into an
 // echo that "succeeds", so such a key is an error, never an echo (CONTRACT section 2, envelope_key_mismatch).
-import { editDistance } from "./edit-distance.js";
+import { editDistance } from "../edit-distance.js";
+import { ADAPTER_URI } from "../uris.js";
 import { joinPointer } from "./json-pointer.js";
 import { isRecord } from "./json-value.js";
 import type { Problem } from "./problems.js";
-import { ADAPTER_URI } from "./uris.js";
 
 /** The parts of a near-miss that JSON Schema can state too (see `nearMissPattern`), matched case aside. */
 const CONTAINS = "extensions/adapter-command";

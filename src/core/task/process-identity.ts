@@ -2,12 +2,12 @@
 // an unfinished task of an earlier run left behind (CONTRACT 5.5: at restart, by identity, never a pid reused since).
 
 import { isAbsolute, relative } from "node:path";
-import { Cgroup, isTaskCgroupPath } from "./containment/cgroup.js";
-import { signalGroup } from "./containment/group.js";
-import type { GuardRecord } from "./containment/guard.js";
-import { type Host, hasProc, REAL_HOST, readStat } from "./containment/host.js";
-import { carriesMarks, type Marks } from "./containment/marker.js";
-import { releaseTrace, signalTrace, type TaskTrace } from "./containment/trace.js";
+import { Cgroup, isTaskCgroupPath } from "../containment/cgroup.js";
+import { signalGroup } from "../containment/group.js";
+import type { GuardRecord } from "../containment/guard.js";
+import { type Host, hasProc, REAL_HOST, readStat } from "../containment/host.js";
+import { carriesMarks, type Marks } from "../containment/marker.js";
+import { releaseTrace, signalTrace, type TaskTrace } from "../containment/trace.js";
 import type { TaskRecord } from "./task-record.js";
 
 /** The process's start time in clock ticks since boot, or undefined where it can't be read. */

@@ -51,7 +51,7 @@ export function stripEscapes(text: string): string {
   return stripSequences(text).replace(OTHER_CONTROLS, "");
 }
 
-/** The last line a terminal would show something on, trimmed, or undefined (src/core/screen-lines.ts). */
+/** The last line a terminal would show something on, trimmed, or undefined (src/core/hitl/screen-lines.ts). */
 export function lastNonEmptyLine(text: string): string | undefined {
   return lastShownLine(screenLines(stripSequences(text)))?.shown.trim();
 }

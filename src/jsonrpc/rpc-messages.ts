@@ -3,9 +3,9 @@ import type { JSONRPCResponse } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
 import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
+import { isRecord } from "../core/envelope/json-value.js";
+import type { Problem } from "../core/envelope/problems.js";
 import { CoreError } from "../core/errors.js";
-import { isRecord } from "../core/json-value.js";
-import type { Problem } from "../core/problems.js";
 import type { GateRefusal } from "./request-gate.js";
 
 const isId = (id: unknown) => id === undefined || id === null || typeof id === "string" || typeof id === "number";

@@ -1,6 +1,6 @@
 // The adapter-command/v1 envelope as one valibot schema: the validator and `adapter-command schema` both use it.
 import * as v from "valibot";
-import { ADAPTER_NAME, ADAPTER_URI, MODES, REQUEST_ROOTS, RUNNER_PATH } from "./uris.js";
+import { ADAPTER_NAME, ADAPTER_URI, MODES, REQUEST_ROOTS, RUNNER_PATH } from "../uris.js";
 
 export const DEFAULT_TIMEOUT_SECONDS = 300;
 export const MAX_TIMEOUT_SECONDS = 900;
@@ -142,7 +142,7 @@ export type Envelope = v.InferOutput<typeof EnvelopeSchema>;
 
 /**
  * Message.metadata (and the send params' metadata): any keys. The JSON Schema adds what the analysis checks
- * around it: the envelope under ADAPTER_URI, and no key that is almost ADAPTER_URI (src/core/json-schema.ts).
+ * around it: the envelope under ADAPTER_URI, and no key that is almost ADAPTER_URI (src/core/envelope/json-schema.ts).
  */
 export const MetadataSchema = v.pipe(
   v.record(v.string(), v.unknown()),

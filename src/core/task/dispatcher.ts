@@ -1,18 +1,18 @@
 // The front door of the core: admission, the queue and each task's lifecycle, behind start/answer/cancel/get/list.
 import { randomUUID } from "node:crypto";
-import { historyMessageOf, MAX_ANSWERS_KEPT } from "./answer-message.js";
-import { type Containment, sharedContainment } from "./containment/containment.js";
-import type { GuardKind } from "./containment/guard.js";
-import type { Analysis, Message } from "./envelope.js";
-import { CoreError, notFound, rejected } from "./errors.js";
+import { type Containment, sharedContainment } from "../containment/containment.js";
+import type { GuardKind } from "../containment/guard.js";
+import type { Analysis, Message } from "../envelope/envelope.js";
+import { CoreError, notFound, rejected } from "../errors.js";
+import { historyMessageOf, MAX_ANSWERS_KEPT } from "../hitl/answer-message.js";
+import { judgeAnswer, refusalOf } from "../hitl/hitl.js";
+import type { TaskStore } from "../store.js";
 import { Emitter, type Listener } from "./events.js";
-import { judgeAnswer, refusalOf } from "./hitl.js";
 import { admitCommand, prepareLaunch } from "./launch.js";
 import type { ListPage, ListQuery } from "./list-query.js";
 import { ENDS, type Outcome, outcomeOf } from "./outcome.js";
 import { OutputFlow } from "./output-flow.js";
 import { spawnCommand } from "./process.js";
-import type { TaskStore } from "./store.js";
 import { isTerminal } from "./task.js";
 import type { TaskView } from "./task-record.js";
 import { newTaskRecord, viewOf } from "./task-record.js";
@@ -34,7 +34,7 @@ export interface DispatcherOptions {
   /** Where records live: passed in by the composition root (the core knows no store but its interface). */
   store: TaskStore;
   now?: () => number;
-  /** The one function that starts processes (src/core/process.ts); tests may hand in another. */
+  /** The one function that starts processes (src/core/task/process.ts); tests may hand in another. */
   spawn?: typeof spawnCommand;
   /** The guard and the watchdog (src/core/containment/); by default the one this machine gets, shared. */
   containment?: Containment;
@@ -148,7 +148,7 @@ export class Dispatcher {
     return this.store.all(false).map((record) => viewOf(record, false));
   }
 
-  /** ListTasks: one page of the tasks that match (src/core/list-query.ts). */
+  /** ListTasks: one page of the tasks that match (src/core/task/list-query.ts). */
   listPage(query: ListQuery, withOutput = false): ListPage<TaskView> {
     const page = this.store.list(query, withOutput);
     return { ...page, items: page.items.map((record) => viewOf(record, withOutput)) };

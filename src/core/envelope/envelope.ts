@@ -1,5 +1,6 @@
 // Reads an input (send params, a bare message or a bare envelope) and decides how it dispatches, or why it can't.
 import * as v from "valibot";
+import { ADAPTER_URI } from "../uris.js";
 import { keyMismatches } from "./envelope-key.js";
 import {
   type Envelope,
@@ -14,7 +15,6 @@ import { joinPointer, pointer } from "./json-pointer.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "./json-value.js";
 import { type Problem, problemsFromIssues, unknownField } from "./problems.js";
 import { startLimitProblems } from "./start-limits.js";
-import { ADAPTER_URI } from "./uris.js";
 
 export type { Envelope, Message, Problem };
 

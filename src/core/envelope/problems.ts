@@ -1,10 +1,10 @@
 // Problems: what is wrong with an input, where (a JSON Pointer), under a stable code, in words.
 import type * as v from "valibot";
-import { closest } from "./edit-distance.js";
+import { closest } from "../edit-distance.js";
+import { ADAPTER_NAME, MODES } from "../uris.js";
+import { utf8Length } from "../utf8-length.js";
 import { COMMAND_PREFIX, MAX_REQUEST_BYTES, MAX_TIMEOUT_SECONDS, REQUEST_RULES } from "./envelope-schema.js";
 import { joinPointer } from "./json-pointer.js";
-import { ADAPTER_NAME, MODES } from "./uris.js";
-import { utf8Length } from "./utf8-length.js";
 
 export interface Problem {
   path: string;

@@ -2,10 +2,10 @@
 // any of the ordered answer checks. Each protocol family spells the role its own way: "user" in A2A 0.3,
 // "ROLE_USER" in 1.0, so the caller says which value it accepts.
 import * as v from "valibot";
-import { type Message, MessageSchema, PartSchema } from "./envelope-schema.js";
-import { CoreError, type CoreErrorData } from "./errors.js";
-import { isRecord } from "./json-value.js";
-import { shown } from "./problems.js";
+import { type Message, MessageSchema, PartSchema } from "../envelope/envelope-schema.js";
+import { isRecord } from "../envelope/json-value.js";
+import { shown } from "../envelope/problems.js";
+import { CoreError, type CoreErrorData } from "../errors.js";
 
 type ParamError = NonNullable<CoreErrorData["errors"]>[number];
 

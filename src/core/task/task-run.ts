@@ -1,11 +1,12 @@
 // One task while it lives: its record, its process, the prompt detector, the decoders and the settle timer.
+
+import { newPrompt, type OpenPrompt } from "../hitl/hitl.js";
+import { PromptDetector } from "../hitl/prompt.js";
+import type { TaskStore } from "../store.js";
 import { type Emitter, LazyOutputEvent } from "./events.js";
-import { newPrompt, type OpenPrompt } from "./hitl.js";
 import type { Outcome } from "./outcome.js";
 import { keptChunk, type StreamName } from "./output-log.js";
 import type { RunningCommand } from "./process.js";
-import { PromptDetector } from "./prompt.js";
-import type { TaskStore } from "./store.js";
 import { assertMove, isTerminal, type TaskState } from "./task.js";
 import type { TaskRecord } from "./task-record.js";
 import { lastEventOf, viewOf } from "./task-record.js";

@@ -1,9 +1,10 @@
 // What the process start imposes on a message, checked with the envelope rather than found at spawn
 // (CONTRACT section 2): AIWG_A2A_MESSAGE is an environment variable, so it holds no NUL and has a size.
+
+import { utf8Length } from "../utf8-length.js";
 import { joinPointer } from "./json-pointer.js";
 import { isRecord } from "./json-value.js";
 import type { Problem } from "./problems.js";
-import { utf8Length } from "./utf8-length.js";
 
 /** The joined text (AIWG_A2A_MESSAGE), in UTF-8 bytes. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;

@@ -1,5 +1,5 @@
 // Small facts about parsed JSON values.
-import { utf8Length } from "./utf8-length.js";
+import { utf8Length } from "../utf8-length.js";
 
 export const isRecord = (x: unknown): x is Record<string, unknown> =>
   typeof x === "object" && x !== null && !Array.isArray(x);

@@ -1,13 +1,13 @@
 // Admitting an adapter command, and what to spawn and where, checked again just before spawning (a task may have
 // waited while the workspace changed).
 import { existsSync, statSync } from "node:fs";
-import type { Analysis } from "./envelope.js";
-import { rejected } from "./errors.js";
+import type { Analysis } from "../envelope/envelope.js";
+import { type Placement, place } from "../envelope/workspace.js";
+import { rejected } from "../errors.js";
+import { ADAPTER_NAME, HITL_URI } from "../uris.js";
 import { ENDS, type Outcome } from "./outcome.js";
 import type { CommandSpec } from "./process.js";
 import type { TaskRecord } from "./task-record.js";
-import { ADAPTER_NAME, HITL_URI } from "./uris.js";
-import { type Placement, place } from "./workspace.js";
 
 /** Admission of an adapter command (CONTRACT 2, 3.1, 4): placed in the workspace, text-line only with HITL. */
 export function admitCommand(

@@ -1,10 +1,10 @@
 // Maps working_dir onto the local workspace and proves, after symlinks, that nothing escapes it.
 import { existsSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { REQUEST_ROOTS, RUNNER_PATH } from "../uris.js";
 import type { Envelope } from "./envelope-schema.js";
 import { joinPointer } from "./json-pointer.js";
 import type { Problem } from "./problems.js";
-import { REQUEST_ROOTS, RUNNER_PATH } from "./uris.js";
 
 export interface Placement {
   /** The workspace, symlinks resolved. */
