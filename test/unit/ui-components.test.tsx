@@ -201,6 +201,13 @@ describe("LiveArea while working", () => {
     includes(frame(), "the command is no longer running");
   });
 
+  it("a live area whose task ends draws nothing, and renders no error on the way", () => {
+    const view = screen(modelOf(task(), ["busy\n"]));
+    includes(view.frame(), "working");
+    view.update(modelOf(task({ state: "completed", exitCode: 0 }), ["busy\n"]));
+    assert.equal(view.lastFrame()?.trim() ?? "", "");
+  });
+
   it("draws nothing once the task has ended (the summary is written above)", () => {
     const { lastFrame } = screen(modelOf(task({ state: "completed", exitCode: 0 }), ["last\n"]));
     assert.equal(lastFrame()?.trim() ?? "", "");
@@ -379,6 +386,52 @@ describe("LiveArea at input-required", () => {
     const shown = view.frame();
     excludes(shown, "press y or n");
     excludes(shown, "╭");
+  });
+
+  it("keys typed at the question before it is a prompt answer it once it is one", async () => {
+    const view = screen(modelOf(task(), ["check  one ... ok\n", PROMPT]));
+    view.frame();
+    await press(view.stdin, "y");
+    assert.deepEqual(view.calls.answers, [], "nothing is sent while the task is working");
+    view.update(modelOf(prompting(PROMPT), ["check  one ... ok\n", PROMPT]));
+    await tick();
+    assert.deepEqual(view.calls.answers, ["y"]);
+  });
+
+  it("a text prompt takes the line typed ahead as its input, and Enter sends it", async () => {
+    const view = screen(modelOf(task(), ["Your name: "]));
+    view.frame();
+    await press(view.stdin, "B", "o", "b");
+    view.update(modelOf(prompting("Your name:"), ["Your name: "]));
+    await tick();
+    assert.match(view.frame(), /› Bob/);
+    await press(view.stdin, "\r");
+    assert.deepEqual(view.calls.answers, ["Bob"]);
+  });
+
+  it("keys typed before more output came are not kept for the prompt that follows", async () => {
+    const view = screen(modelOf(task(), ["working ...\n"]));
+    view.frame();
+    await press(view.stdin, "y");
+    view.update(modelOf(task(), ["working ...\n", PROMPT]));
+    view.update(modelOf(prompting(PROMPT), ["working ...\n", PROMPT]));
+    await tick();
+    assert.deepEqual(view.calls.answers, []);
+    includes(view.frame(), "press y or n");
+  });
+
+  it("keys typed ahead go to one prompt only", async () => {
+    const view = screen(modelOf(task(), [PROMPT]));
+    view.frame();
+    await press(view.stdin, "n");
+    view.update(modelOf(prompting(PROMPT), [PROMPT]));
+    await tick();
+    const again = prompting(PROMPT, {
+      prompt: { id: "again", text: PROMPT, deadline: iso(STARTED + 120_000), allowedResponders: ["any"] },
+    });
+    view.update(modelOf(again, [PROMPT]));
+    await tick();
+    assert.deepEqual(view.calls.answers, ["n"]);
   });
 
   it("a second y before the first answer is through sends nothing more", async () => {

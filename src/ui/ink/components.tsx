@@ -1,8 +1,8 @@
 // The screen's live area: display only, and kept small (the line still being written, the prompt box, the state);
 // everything finished is written above it, to the terminal's scrollback. Answers and Ctrl-C leave through the
 // callbacks; nothing here reaches a service.
-import { Box, Text, useInput } from "ink";
-import { useReducer, useRef, useState } from "react";
+import { Box, type Key, Text, useInput } from "ink";
+import { useEffect, useReducer, useRef, useState } from "react";
 import { isTerminal } from "../../core/task/task.js";
 import type { TaskView } from "../../core/task/task-record.js";
 import { inputView, LineEditor } from "../line-editor.js";
@@ -78,6 +78,11 @@ export function StatusLine({
   );
 }
 
+/** A key as Ink reports it. */
+export type TypedKey = readonly [input: string, key: Key];
+/** The keys kept for a prompt that is on the screen but not yet detected. */
+const MAX_TYPED_AHEAD = 256;
+
 /** The frame's own columns: the border and the padding of the prompt box. */
 const BOX_EDGES = 4;
 
@@ -87,6 +92,7 @@ export function PromptBox({
   error,
   columns = 80,
   compact = false,
+  typedAhead = [],
 }: {
   prompt: string;
   onAnswer(text: string): Promise<boolean> | undefined;
@@ -94,6 +100,8 @@ export function PromptBox({
   columns?: number;
   /** Without its frame (2 rows fewer), for a terminal too short for it. */
   compact?: boolean;
+  /** Keys typed at the question before it became a prompt: the box takes them first, as if typed into it. */
+  typedAhead?: readonly TypedKey[];
 }) {
   const style = answerStyle(prompt);
   const [editor] = useState(() => new LineEditor());
@@ -107,7 +115,7 @@ export function PromptBox({
       if (!accepted) sending.current = false;
     });
   };
-  useInput((input, key) => {
+  const onKey = (input: string, key: Key) => {
     if ((key.ctrl && input === "c") || sending.current) return;
     if (style.kind === "yes-no") {
       const lower = input.toLowerCase();
@@ -131,7 +139,15 @@ export function PromptBox({
       if (rest.length > 0) setDropped(rest.length);
     }
     redraw();
-  });
+  };
+  useInput(onKey);
+  const replayed = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the keys typed ahead are taken once, when the box appears
+  useEffect(() => {
+    if (replayed.current) return;
+    replayed.current = true;
+    for (const [input, key] of typedAhead) onKey(input, key);
+  }, []);
   const width = Math.max(4, columns - (compact ? 0 : BOX_EDGES) - 2);
   const view = inputView(editor.value, editor.cursor, width);
   return (
@@ -186,11 +202,24 @@ function promptRows(prompt: string, error: string | undefined, compact: boolean)
 
 export function LiveArea({ model, now, columns, rows, onAnswer, onInterrupt }: ScreenProps) {
   const task = model.task;
-  useInput((input, key) => {
-    if (key.ctrl && input === "c") onInterrupt();
-  });
-  if (task && isTerminal(task.state)) return null;
   const prompt = task?.state === "input-required" ? task.prompt : undefined;
+  // A question is on the screen a moment before it is a prompt (the command must fall quiet first, CONTRACT
+  // section 4): keys typed at it are kept for the prompt box, unless more output comes first (then they were typed
+  // at something else).
+  const ahead = useRef<{ bytes: number; keys: TypedKey[] }>({ bytes: -1, keys: [] });
+  useInput((input, key) => {
+    if (key.ctrl && input === "c") return onInterrupt();
+    if (prompt) return;
+    if (ahead.current.bytes !== model.bytes) ahead.current = { bytes: model.bytes, keys: [] };
+    if (ahead.current.keys.length < MAX_TYPED_AHEAD) ahead.current.keys.push([input, key]);
+  });
+  // Handed to one prompt box only (its effect runs before this one).
+  const promptId = prompt?.id;
+  useEffect(() => {
+    if (promptId !== undefined) ahead.current = { bytes: -1, keys: [] };
+  }, [promptId]);
+  if (task && isTerminal(task.state)) return null;
+  const typedAhead = prompt && ahead.current.bytes === model.bytes ? ahead.current.keys : [];
   // The area stays under the terminal's height, so the terminal never has to scroll it: first the prompt (framed
   // if that fits with the status line), then the status line, then the lines still being written.
   let room = (rows ?? Number.POSITIVE_INFINITY) - 1 - (!prompt && model.error ? 1 : 0);
@@ -213,6 +242,7 @@ export function LiveArea({ model, now, columns, rows, onAnswer, onInterrupt }: S
           error={model.error}
           columns={columns}
           compact={compact}
+          typedAhead={typedAhead}
         />
       ) : model.error ? (
         <Text color="red">{model.error}</Text>
