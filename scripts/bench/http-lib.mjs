@@ -131,7 +131,9 @@ export function readSse(response, onEvent) {
       buffer += chunk;
       let from = 0;
       for (let at = buffer.indexOf("\n\n"); at >= 0; at = buffer.indexOf("\n\n", from)) {
-        if (buffer.startsWith("data: ", from)) onEvent(JSON.parse(buffer.slice(from + 6, at)));
+        // A 1.0 event starts with its number (`id: n`), a line before its data.
+        const data = buffer.startsWith("id: ", from) ? buffer.indexOf("\n", from) + 1 : from;
+        if (buffer.startsWith("data: ", data)) onEvent(JSON.parse(buffer.slice(data + 6, at)));
         from = at + 2;
       }
       buffer = buffer.slice(from);

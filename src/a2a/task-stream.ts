@@ -1,6 +1,9 @@
 // One task's events as an async iterable: the task as it is first, then its events in order, until a stop rule says
 // the stream is over. Events wait in a small queue; past its mark the task's output is held at the pipe instead of
-// piling up here, so a reader that stops reading costs no memory (CONTRACT 5.5, 8.4).
+// piling up here, so a reader that reads slowly gets every byte and costs no memory (CONTRACT 5.5). An HTTP reader
+// that stops reading may not hold the task back (CONTRACT 8.4): once it is stalled, its stream keeps up to a byte
+// limit of output instead, and fails past it.
+import { CoreError } from "../core/errors.js";
 import type { Dispatcher, DispatcherEvent, TaskView } from "../core/task/dispatcher.js";
 import { isTerminal } from "../core/task/task.js";
 
@@ -22,6 +25,10 @@ export class TaskStream implements AsyncIterableIterator<StreamItem> {
   private done = false;
   private held = false;
   private readonly off: () => void;
+  /** Set by failWhenBehind: the output bytes this reader may fall behind, how far behind it is, and whether it is
+   * stalled (then its output is not held). */
+  private behind: { max: number; bytes: number; stalled: boolean; fail(error: CoreError): void } | undefined;
+  private failure: CoreError | undefined;
 
   /**
    * Starts following now: the snapshot and the subscription are taken in one turn, so no event is lost or repeated.
@@ -59,11 +66,42 @@ export class TaskStream implements AsyncIterableIterator<StreamItem> {
   next(): Promise<IteratorResult<StreamItem>> {
     const item = this.queue.shift();
     if (item) {
+      if (this.behind && item.type === "output") this.behind.bytes -= item.data.length;
       this.releaseIfLow();
       return Promise.resolve({ value: item, done: false });
     }
+    if (this.failure) return Promise.reject(this.failure);
     if (this.done) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  /**
+   * A reader that may not hold the task back while it is stalled (CONTRACT 8.4): while `stalled(true)` its output is
+   * not held, and once more than `maxBytes` of output waits for it, the stream is over and the promise resolves with
+   * the error to tell it (`next()` rejects with it).
+   */
+  failWhenBehind(maxBytes: number): Promise<CoreError> {
+    return new Promise((resolve) => {
+      let bytes = 0;
+      for (const item of this.queue) if (item.type === "output") bytes += item.data.length;
+      this.behind = { max: maxBytes, bytes, stalled: false, fail: resolve };
+    });
+  }
+
+  /** The reader has taken nothing for a while (true), or took something again (false); see failWhenBehind. */
+  stalled(stalled: boolean): void {
+    const behind = this.behind;
+    if (!behind || this.done || behind.stalled === stalled) return;
+    behind.stalled = stalled;
+    if (!stalled) {
+      this.holdIfHigh();
+      return;
+    }
+    if (this.held) {
+      this.held = false;
+      this.dispatcher.releaseOutput(this.taskId);
+    }
+    this.checkBehind();
   }
 
   /** The reader went away: stop following (the task goes on). */
@@ -82,12 +120,34 @@ export class TaskStream implements AsyncIterableIterator<StreamItem> {
       waiting({ value: event, done: false });
     } else {
       this.queue.push(event);
-      if (!this.held && this.queue.length > HIGH_WATER) {
-        this.held = true;
-        this.dispatcher.holdOutput(this.taskId);
-      }
+      if (this.behind && event.type === "output") this.behind.bytes += event.data.length;
+      if (this.behind?.stalled) {
+        if (this.checkBehind()) return;
+      } else this.holdIfHigh();
     }
     if (event.type === "status" && stopsAt(this.rule, event.task)) this.finish();
+  }
+
+  /** Ends the stream with slow_consumer when its reader is too far behind; true when it did. */
+  private checkBehind(): boolean {
+    const behind = this.behind;
+    if (!behind?.stalled || behind.bytes <= behind.max || this.done) return false;
+    this.failure = new CoreError(
+      "slow_consumer",
+      `the client fell more than ${behind.max} bytes of output behind task ${this.taskId}; subscribe again to go on`,
+      { reason: "slow_consumer", task_id: this.taskId },
+    );
+    this.queue.length = 0;
+    this.finish();
+    behind.fail(this.failure);
+    return true;
+  }
+
+  private holdIfHigh(): void {
+    if (!this.held && this.queue.length > HIGH_WATER) {
+      this.held = true;
+      this.dispatcher.holdOutput(this.taskId);
+    }
   }
 
   private releaseIfLow(): void {
@@ -106,7 +166,7 @@ export class TaskStream implements AsyncIterableIterator<StreamItem> {
       this.dispatcher.releaseOutput(this.taskId);
     }
     const waiting = this.waiting;
-    if (waiting && this.queue.length === 0) {
+    if (waiting && this.queue.length === 0 && !this.failure) {
       this.waiting = undefined;
       waiting({ value: undefined, done: true });
     }

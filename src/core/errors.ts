@@ -14,7 +14,9 @@ export type CoreErrorCode =
   | "version_not_supported"
   | "content_type_not_supported"
   | "extension_support_required"
-  | "idempotency_key_reused";
+  | "idempotency_key_reused"
+  /** An HTTP stream whose client fell too far behind (CONTRACT 8.4). */
+  | "slow_consumer";
 
 /** Why an answer was refused with -32010 (`data.reason`), in the order the checks run (CONTRACT section 4). */
 export const HITL_REASONS = {
@@ -36,7 +38,7 @@ export interface ValidationError {
 
 export interface CoreErrorData {
   errors?: Array<{ path: string; code: string; message: string }>;
-  reason?: HitlReason | "queue_full";
+  reason?: HitlReason | "queue_full" | "slow_consumer";
   prompt_id?: string;
   validation_errors?: ValidationError[];
   task_id?: string;

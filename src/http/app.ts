@@ -4,6 +4,7 @@ import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10, type RuntimeCard } from "../a2a/card.js";
+import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { accessLog } from "./access-log.js";
 import { bearer } from "./auth.js";
@@ -34,6 +35,8 @@ export interface AppOptions {
   accessLog?: (line: string) => void;
   /** Idle time before an SSE comment (default 15 s). */
   keepAliveMs?: number;
+  /** The output a stream's client may fall behind before its stream ends (--max-output-bytes; CONTRACT 8.4). */
+  maxBehindBytes?: number;
 }
 
 /** Cache-Control of the agent card: it changes only with a new process, and its ETag tells when. */
@@ -66,6 +69,7 @@ export function createApp(options: AppOptions): Hono {
     methods: options.methods,
     log: options.log,
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
+    maxBehindBytes: options.maxBehindBytes ?? DEFAULT_OUTPUT_LIMIT,
   };
   const rpc = jsonRpcHandler(routeOptions);
   app.post("/a2a/jsonrpc", rpc);

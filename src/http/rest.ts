@@ -16,6 +16,8 @@ export interface RestOptions {
   methods: JSONRPCServer<CallContext>;
   log(line: string): void;
   keepAliveMs?: number;
+  /** The output a stream's client may fall behind (CONTRACT 8.4). */
+  maxBehindBytes: number;
 }
 
 /** Seconds a client is asked to wait after a 503 (the queue of waiting tasks is full). */
@@ -58,10 +60,16 @@ export function restRoutes(options: RestOptions): Hono {
     const result = response?.result;
     if (!(result instanceof StreamReply)) return json(c, result);
     const errorData = (error: unknown) => {
+      if (error instanceof CoreError) return JSON.stringify(restErrorOf(error).body);
       log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
       return JSON.stringify(httpError(500, "INTERNAL", "internal error while following the task"));
     };
-    return sseAnswer(c, result, { wrap: { head: "", tail: "" }, errorData, keepAliveMs: options.keepAliveMs });
+    return sseAnswer(c, result, {
+      wrap: { head: "", tail: "" },
+      errorData,
+      keepAliveMs: options.keepAliveMs,
+      maxBehindBytes: options.maxBehindBytes,
+    });
   };
 
   /** The request's body as params (none is `{}`), as the request gate judged it; or its refusal. */

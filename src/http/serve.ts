@@ -85,6 +85,7 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     allowOrigins: options.allowOrigin.map((origin) => parseOrigin(origin) as string),
     token: token?.value,
     maxBodyBytes: options.maxBodyBytes,
+    maxBehindBytes: runtime.operator.limits.max_output_bytes,
     log,
     authenticated: (c) => untrusted.trust((c.env as HttpBindings).incoming.socket),
     ...(options.quiet ? {} : { accessLog: log }),

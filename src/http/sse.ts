@@ -1,7 +1,8 @@
-// A stream as Server-Sent Events (CONTRACT 8.4): one `data:` event per item, each written before the next is pulled,
-// so a client that stops reading holds its task's output at the task stream's mark instead of filling memory; a
-// comment while idle keeps proxies and clients from timing out; a client that goes away stops the following (the
-// task goes on).
+// A stream as Server-Sent Events (CONTRACT 8.4): one `data:` event per item, each written before the next is pulled.
+// A client that reads, however slowly, gets every byte: its stream holds the task's output at the pipe. One whose
+// socket has taken nothing for `STALLED_MS` no longer holds the task back: its stream keeps up to `maxBehindBytes` of
+// output, then ends with an `event: error` (SLOW_CONSUMER). A comment while idle keeps proxies and clients from
+// timing out; a client that goes away stops the following (the task goes on).
 import type { ServerResponse } from "node:http";
 import type { HttpBindings } from "@hono/node-server";
 import type { Context } from "hono";
@@ -18,14 +19,24 @@ export interface SseOptions {
   /** The data of the `event: error` that ends a stream that failed after its first item. */
   errorData(error: unknown): string;
   keepAliveMs?: number | undefined;
+  /** The output a client may fall behind before its stream ends (--max-output-bytes). */
+  maxBehindBytes: number;
 }
 
 export const KEEP_ALIVE_MS = 15_000;
 
+/** How long a write may wait for the client before the client counts as stalled (and holds the task no longer). */
+export const STALLED_MS = 1000;
+
+/** How long the last event of a stream ended for a slow client may wait for it to read, before the connection goes. */
+const SLOW_CLIENT_GRACE_MS = 15_000;
+
 /** Where an SSE answer's bytes go: Hono's SSE stream, or node's response itself. */
 interface SseSink {
-  /** Resolves once the bytes are taken (a slow client holds the next write back). */
-  write(bytes: Uint8Array): Promise<unknown>;
+  /** Undefined when the bytes were taken at once, else a promise that resolves once they are. */
+  write(bytes: Uint8Array): Promise<unknown> | undefined;
+  /** The stream's last bytes, for a client that has stopped reading: not waited for, and not for long. */
+  last(bytes: Uint8Array): void;
   readonly aborted: boolean;
   onAbort(listener: () => void): void;
 }
@@ -38,7 +49,10 @@ interface SseSink {
  */
 export function sseAnswer<Item>(c: Context, reply: StreamReply<Item>, options: SseOptions): Response {
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-  if (outgoing === undefined) return streamSSE(c, (stream) => sendEvents(stream, reply, options));
+  if (outgoing === undefined)
+    return streamSSE(c, (stream) =>
+      sendEvents(Object.assign(stream, { last: (bytes: Uint8Array) => void stream.write(bytes) }), reply, options),
+    );
   let sink: ResponseSink | undefined;
   // Read once node-server has written the head: the events then go straight to `outgoing`, and the stream closes
   // (which ends the response) when they are over.
@@ -73,10 +87,19 @@ class ResponseSink implements SseSink {
     outgoing.once("close", () => this.abort());
   }
 
-  async write(bytes: Uint8Array): Promise<void> {
+  write(bytes: Uint8Array): Promise<void> | undefined {
     if (this.outgoing.destroyed) this.abort();
-    if (this.aborted) return;
-    if (!this.outgoing.write(bytes)) await drainOrClose(this.outgoing);
+    if (this.aborted || this.outgoing.write(bytes)) return undefined;
+    return drainOrClose(this.outgoing);
+  }
+
+  last(bytes: Uint8Array): void {
+    if (this.outgoing.destroyed || this.aborted) return;
+    this.outgoing.write(bytes);
+    const outgoing = this.outgoing;
+    const grace = setTimeout(() => outgoing.destroy(), SLOW_CLIENT_GRACE_MS);
+    grace.unref();
+    outgoing.once("close", () => clearTimeout(grace));
   }
 
   onAbort(listener: () => void): void {
@@ -96,35 +119,71 @@ async function sendEvents<Item>(sink: SseSink, reply: StreamReply<Item>, options
   const { wrap } = options;
   const frame: Framing = { head: `data: ${wrap.head}`, tail: `${wrap.tail}\n\n` };
   let writing = false;
+  // Bytes made here: ASCII (the usual output) is copied as it is, where Hono's TextEncoder would encode it
+  // character by character.
+  const bytesOf = (text: WireJson) => (typeof text === "string" ? Buffer.from(text, wireEncoding(text)) : text);
+  // Settles once the client is too far behind; a write it is stuck in is then given up.
+  // Set once the client is too far behind (the task's stream then rejects the next pull with the same error); a
+  // write it is stuck in is woken and given up. No race against a promise that may never settle: each would stay.
+  let slow: { error: unknown } | undefined;
+  const wakers = new Set<() => void>();
+  void reply.failWhenBehind(options.maxBehindBytes).then((error) => {
+    slow = { error };
+    for (const wake of wakers) wake();
+  });
+  let stalled = false;
   const write = async (text: WireJson) => {
-    writing = true;
-    // Bytes made here: ASCII (the usual output) is copied as it is, where Hono's TextEncoder would encode it
-    // character by character.
-    await sink.write(typeof text === "string" ? Buffer.from(text, wireEncoding(text)) : text);
-    writing = false;
+    const taking = sink.write(bytesOf(text));
+    if (taking) {
+      writing = true;
+      stall.refresh();
+      await new Promise<void>((resolve) => {
+        wakers.add(resolve);
+        void taking.then(() => resolve());
+      }).finally(() => wakers.clear());
+      writing = false;
+      if (stalled) {
+        stalled = false;
+        reply.stalled(false);
+      }
+    }
     idle.refresh();
   };
+  // Fires STALLED_MS after the latest write that had to wait: if that write still waits, the client is stalled.
+  const stall = setTimeout(() => {
+    if (!writing || stalled) return;
+    stalled = true;
+    reply.stalled(true);
+  }, STALLED_MS);
   // A write still waiting for the client is left alone: comments must not pile up behind it.
   const idle = setTimeout(function keepAlive() {
     if (!writing && !sink.aborted) void write(": keep-alive\n\n");
     else idle.refresh();
   }, options.keepAliveMs ?? KEEP_ALIVE_MS);
   sink.onAbort(() => reply.close());
+  let failed = false;
+  const fail = (error: unknown) => {
+    if (failed || sink.aborted) return;
+    failed = true;
+    sink.last(bytesOf(`event: error\ndata: ${options.errorData(error)}\n\n`));
+  };
   try {
     await write(`${idLine(reply.firstNumber)}${frame.head}${JSON.stringify(reply.first)}${frame.tail}`);
-    for (;;) {
+    while (!slow) {
       let item: WireJson | undefined;
       try {
         item = await reply.next(frame, idLine);
       } catch (error) {
-        if (!sink.aborted) await write(`event: error\ndata: ${options.errorData(error)}\n\n`);
+        fail(error);
         break;
       }
       if (item === undefined || sink.aborted) break;
       await write(item);
     }
+    if (slow) fail(slow.error);
   } finally {
     clearTimeout(idle);
+    clearTimeout(stall);
     if (sink.aborted) reply.close();
   }
 }

@@ -16,6 +16,7 @@ const OPTIONS: SseOptions = {
   wrap: { head: "", tail: "" },
   errorData: (error) => JSON.stringify({ error: (error as Error).message }),
   keepAliveMs: 60_000,
+  maxBehindBytes: 1024 * 1024,
 };
 
 /** A reply whose first item is `first` and whose items come from `next`; records whether it was closed. */
@@ -84,6 +85,72 @@ describe("sseAnswer", () => {
       } finally {
         server.close();
       }
+    }
+  });
+
+  it("a reply whose reader fell too far behind: an `event: error` with that error's data, then the end (both ways)", {
+    timeout: 10_000,
+  }, async () => {
+    const expected = 'data: {"a":1}\n\nevent: error\ndata: {"error":"slow"}\n\n';
+    for (const direct of [false, true]) {
+      let behind!: (error: Error) => void;
+      // What a task's stream does once its reader is past the limit (CONTRACT 8.4): it tells, and the pull fails.
+      const { reply } = replyOf({ a: 1 }, () => {
+        const error = new Error("slow");
+        behind(error);
+        return Promise.reject(error);
+      });
+      Object.assign(reply, {
+        failWhenBehind: (max: number) => {
+          assert.equal(max, OPTIONS.maxBehindBytes);
+          return new Promise((resolve) => (behind = resolve));
+        },
+      });
+      if (!direct) {
+        const app = new Hono().get("/s", (c) => sseAnswer(c, reply, OPTIONS));
+        assert.equal(await (await app.request("/s")).text(), expected);
+        continue;
+      }
+      const { server, port } = await serve(reply);
+      try {
+        assert.equal(await (await fetch(`http://127.0.0.1:${port}/s`)).text(), expected);
+      } finally {
+        server.close();
+      }
+    }
+  });
+
+  it("a reader whose socket takes nothing for STALLED_MS is told stalled; reading again un-stalls it", {
+    timeout: 20_000,
+  }, async () => {
+    const big = JSON.stringify({ text: "x".repeat(256 * 1024) });
+    const { reply } = replyOf(JSON.parse(big), async () => ({ done: false, value: big }));
+    const told: boolean[] = [];
+    let tell!: () => void;
+    Object.assign(reply, {
+      stalled: (stalled: boolean) => {
+        told.push(stalled);
+        tell();
+      },
+    });
+    const next = () => new Promise<void>((resolve) => (tell = resolve));
+    const { server, port } = await serve(reply);
+    try {
+      let toldStalled = next();
+      const response = await new Promise<import("node:http").IncomingMessage>((resolve) => {
+        request({ port, host: "127.0.0.1", path: "/s" }, resolve).end();
+      });
+      response.pause();
+      await toldStalled;
+      assert.deepEqual(told, [true]);
+      toldStalled = next();
+      response.resume();
+      await toldStalled;
+      assert.deepEqual(told, [true, false]);
+      response.destroy();
+    } finally {
+      server.closeAllConnections();
+      server.close();
     }
   });
 

@@ -21,6 +21,8 @@ export const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; messag
   content_type_not_supported: { code: A2A_CODES.contentTypeNotSupported },
   extension_support_required: { code: A2A_CODES.extensionSupportRequired },
   idempotency_key_reused: { code: A2A_CODES.idempotencyKeyReused },
+  // A stream's client too far behind (CONTRACT 8.4): data.reason "slow_consumer".
+  slow_consumer: { code: A2A_CODES.serverBusy, prefix: "stream ended" },
 };
 
 export function rpcErrorOf(error: CoreError): RpcError {

@@ -70,6 +70,10 @@ export const TABLE: Record<CoreErrorCode, Row> = {
     400,
     "FAILED_PRECONDITION",
   ),
+  slow_consumer: {
+    ...row(A2A_CODES.serverBusy, "SLOW_CONSUMER", 429, "RESOURCE_EXHAUSTED", OUR_DOMAIN),
+    prefix: "stream ended",
+  },
   idempotency_key_reused: row(
     A2A_CODES.idempotencyKeyReused,
     "IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD",

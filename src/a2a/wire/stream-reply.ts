@@ -2,7 +2,7 @@
 // rest, each written as JSON by its family's encoder inside the binding's frame: `tasks/event` notifications on
 // stdio, SSE events on HTTP (CONTRACT 7.3, 8.4; docs/architecture.md, "The output path").
 import type { Family } from "../service-params.js";
-import type { StreamItem } from "../task-stream.js";
+import type { StreamItem, TaskStream } from "../task-stream.js";
 import type { Framing, ItemEncoder, WireJson } from "./encode.js";
 
 export class StreamReply<Item = StreamItem> {
@@ -44,6 +44,20 @@ export class StreamReply<Item = StreamItem> {
       const json = this.encode(step.value, framing);
       if (json !== undefined) return json;
     }
+  }
+
+  /**
+   * A reader that may not hold the task back while stalled (HTTP, CONTRACT 8.4): resolves with the error that ends the
+   * stream once it is more than `maxBytes` of output behind; never, for items that are not a task's stream.
+   */
+  failWhenBehind(maxBytes: number): Promise<unknown> {
+    const items = this.items as Partial<Pick<TaskStream, "failWhenBehind">>;
+    return items.failWhenBehind?.(maxBytes) ?? new Promise(() => {});
+  }
+
+  /** The reader has taken nothing for a while (true), or took something again (false). */
+  stalled(stalled: boolean): void {
+    (this.items as Partial<Pick<TaskStream, "stalled">>).stalled?.(stalled);
   }
 
   /** The reader is gone: stop following the task (it goes on). */
