@@ -9,6 +9,7 @@ import { assertV1 } from "../helpers/a2a-schema.js";
 import { envelopeParams } from "../helpers/envelopes.js";
 import { type HttpServer, type SseReader, send10, startHttp } from "../helpers/http-server.js";
 import { groupGoneWithin, killGroup, processesWithEnv } from "../helpers/processes.js";
+import { WebhookReceiver } from "../helpers/webhook-receiver.js";
 import type { Wire } from "../helpers/wire.js";
 
 const servers: HttpServer[] = [];
@@ -198,6 +199,58 @@ describe("serve --http: clients that leave or stop reading", () => {
     assert.equal(last?.data?.id, "slow-1");
     assert.equal(last?.data?.error.code, -32000);
     assert.equal(last?.data?.error.data[0].reason, "SLOW_CONSUMER");
+  });
+
+  it("beside a stalled stream, another stream of the task and its webhook get every byte and the end", async () => {
+    const OUTPUT = 48 * 1024 * 1024;
+    const server = await serverOf(["--max-output-bytes", String(2 * 1024 * 1024)], { FIXTURE_BYTES: String(OUTPUT) });
+    const receiver = await WebhookReceiver.start();
+    try {
+      const stalled = await server.stream(
+        "/a2a/rest/message:stream",
+        {
+          method: "POST",
+          body: send10("paced", {
+            envelope: { working_dir: "paced", timeout_seconds: 120 },
+            configuration: { taskPushNotificationConfig: { url: receiver.url() } },
+          }),
+        },
+        (event) => event.data?.artifactUpdate === undefined,
+      );
+      const taskId = (await stalled.next())?.data?.task.id as string;
+      stalled.pause();
+      let readBytes = 0;
+      const reading = await server.stream(`/a2a/rest/tasks/${taskId}:subscribe`, { method: "POST" }, (event) => {
+        const artifact = event.data?.artifactUpdate?.artifact;
+        if (artifact) readBytes += Buffer.byteLength(artifact.parts[0].text);
+        return artifact === undefined;
+      });
+      const task = (await reading.next())?.data?.task;
+      const before = task.artifacts?.find((a: Wire) => a.artifactId === "stdout")?.metadata.total_bytes ?? 0;
+      const rest = await reading.rest(60_000);
+      assert.equal(
+        rest.at(-1)?.data?.statusUpdate?.status.state,
+        "TASK_STATE_COMPLETED",
+        "the reading stream ends with the task",
+      );
+      assert.equal(before + readBytes, OUTPUT, "the reading stream got every byte after its Task");
+      const end = await receiver.waitUntil(
+        (r) => r.body?.statusUpdate?.status.state === "TASK_STATE_COMPLETED",
+        60_000,
+      );
+      assert.equal(end.body.statusUpdate.taskId, taskId);
+      const hooked = receiver.received.reduce(
+        (sum, r) => sum + Buffer.byteLength(r.body?.artifactUpdate?.artifact.parts[0].text ?? ""),
+        0,
+      );
+      assert.equal(hooked, OUTPUT, "the webhook got every byte");
+      stalled.resume();
+      const last = (await stalled.rest(60_000)).at(-1);
+      assert.equal(last?.event, "error", `the stalled stream ends with an error event: ${last?.raw}`);
+      assert.equal(last?.data?.error.details[0].reason, "SLOW_CONSUMER");
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("many clients at once: 50 streams and 50 sends in parallel are all served", async () => {
