@@ -4,7 +4,7 @@
 import { isRecord } from "../../core/envelope/json-value.js";
 import { checkAnswerMessage } from "../../core/hitl/answer-message.js";
 import type { TaskState } from "../../core/task/task.js";
-import { carriesAnswer, getRequestOf, listRequestOf, requireObject } from "../decode.js";
+import { carriesAnswer, getRequestOf, invalidParams, listRequestOf, requireObject } from "../decode.js";
 import type { GetRequest, ListRequest, SendRequest } from "../requests.js";
 import { activatedExtensions } from "../service-params.js";
 import { STATE_NAMES } from "./codec.js";
@@ -24,10 +24,22 @@ export function camelKeys(value: unknown): Record<string, unknown> {
 
 const ROLES: Record<string, string> = { ROLE_USER: "user", ROLE_AGENT: "agent" };
 
+/** What a 1.0 Part holds: exactly one of them (the proto's `oneof content`). */
+const CONTENTS = ["text", "raw", "url", "data"] as const;
+
 /** A 1.0 Part as the core's part: `{ text }` → `{ kind: "text", text }`, and so on. */
-function corePart(value: unknown): unknown {
+function corePart(value: unknown, index: number): unknown {
   if (!isRecord(value)) return value;
   const part = camelKeys(value);
+  const found = CONTENTS.filter((key) => part[key] !== undefined);
+  if (found.length !== 1)
+    throw invalidParams([
+      {
+        path: `/message/parts/${index}`,
+        code: "one_of",
+        message: `expected a Part with exactly one of ${CONTENTS.join(", ")}, found ${found.length === 0 ? "none" : found.join(" and ")}`,
+      },
+    ]);
   const { text, data, raw, url, filename, mediaType, ...rest } = part;
   // A text part keeps its media type: the echo takes only text/plain (CONTRACT 3.4).
   if (typeof text === "string")

@@ -1,0 +1,48 @@
+// 1.0 params into the service's requests (CONTRACT 7.1): a Part holds exactly one content (the proto's
+// `oneof content`), and one that holds none or several is refused at its own pointer, naming what it found.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { sendRequestOf } from "../../src/a2a/v1_0/decode.js";
+import { CoreError } from "../../src/core/errors.js";
+
+const CONTENT = { text: "y", raw: "eQ==", url: "https://example.com/a.txt", data: { a: 1 } };
+type Content = keyof typeof CONTENT;
+
+const send = (parts: unknown[]) => ({ message: { messageId: "m-1", role: "ROLE_USER", parts } });
+
+describe("1.0 Part contents", () => {
+  it("a Part with exactly one of text, raw, url, data is taken; none or several is -32602 at its pointer", () => {
+    const keys = Object.keys(CONTENT) as Content[];
+    fc.assert(
+      fc.property(fc.subarray(keys), fc.nat(3), (held, before) => {
+        const part = Object.fromEntries(held.map((key) => [key, CONTENT[key]]));
+        const parts = [...Array.from({ length: before }, () => ({ text: "ok" })), part];
+        if (held.length === 1) {
+          const request = sendRequestOf(send(parts));
+          assert.equal((request.params.message as { parts: unknown[] }).parts.length, before + 1);
+          return;
+        }
+        assert.throws(
+          () => sendRequestOf(send(parts)),
+          (error: unknown) => {
+            assert.ok(error instanceof CoreError);
+            assert.equal(error.code, "invalid_params");
+            const [problem] = error.data.errors ?? [];
+            assert.equal(problem?.path, `/message/parts/${before}`);
+            assert.match(problem?.message ?? "", /expected a Part with exactly one of text, raw, url, data/);
+            assert.match(
+              problem?.message ?? "",
+              held.length === 0 ? /found none/ : new RegExp(`found ${held.join(" and ")}`),
+            );
+            return true;
+          },
+        );
+      }),
+    );
+  });
+
+  it("a Part's other fields (media_type, metadata) beside its one content are no second content", () => {
+    assert.doesNotThrow(() => sendRequestOf(send([{ text: "y", media_type: "text/plain", metadata: { k: 1 } }])));
+  });
+});
