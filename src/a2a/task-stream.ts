@@ -15,6 +15,9 @@ export type StopRule = "ended" | "ended-or-input";
 /** Output events waiting before the task's output is held back. */
 const HIGH_WATER = 64;
 
+/** Events a stalled reader may have waiting, whatever their bytes: many tiny chunks must not cost unbounded memory. */
+const MAX_BEHIND_EVENTS = 65_536;
+
 export function stopsAt(rule: StopRule, task: TaskView): boolean {
   return isTerminal(task.state) || (rule === "ended-or-input" && task.state === "input-required");
 }
@@ -131,10 +134,11 @@ export class TaskStream implements AsyncIterableIterator<StreamItem> {
   /** Ends the stream with slow_consumer when its reader is too far behind; true when it did. */
   private checkBehind(): boolean {
     const behind = this.behind;
-    if (!behind?.stalled || behind.bytes <= behind.max || this.done) return false;
+    if (!behind?.stalled || this.done) return false;
+    if (behind.bytes <= behind.max && this.queue.length <= MAX_BEHIND_EVENTS) return false;
     this.failure = new CoreError(
       "slow_consumer",
-      `the client fell more than ${behind.max} bytes of output behind task ${this.taskId}; subscribe again to go on`,
+      `the client fell too far behind task ${this.taskId} (more than ${behind.max} bytes or ${MAX_BEHIND_EVENTS} events of output waiting); subscribe again to go on`,
       { reason: "slow_consumer", task_id: this.taskId },
     );
     this.queue.length = 0;

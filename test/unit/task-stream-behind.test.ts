@@ -6,10 +6,11 @@ import { after, describe, it } from "node:test";
 import { TaskStream } from "../../src/a2a/task-stream.js";
 import { analyzeSendParams } from "../../src/core/envelope/envelope.js";
 import { CoreError } from "../../src/core/errors.js";
-import { Dispatcher } from "../../src/core/task/dispatcher.js";
+import { Dispatcher, type DispatcherEvent } from "../../src/core/task/dispatcher.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import { FIXTURES } from "../helpers/cli.js";
 import { envelopeParams } from "../helpers/envelopes.js";
+import { output, taskView } from "../helpers/events.js";
 
 const FLOOD = 32 * 1024 * 1024;
 const saved = process.env.FIXTURE_BYTES;
@@ -87,5 +88,31 @@ describe("TaskStream.failWhenBehind", { timeout: 30_000 }, () => {
     void stream.failWhenBehind(4 * 1024 * 1024).then(() => (failed = true));
     assert.deepEqual(await readAll(stream), { bytes: FLOOD, last: "completed" });
     assert.equal(failed, false);
+  });
+
+  it("a stalled reader with many tiny chunks waiting fails by their count, far below the byte limit", async () => {
+    let listener!: (event: DispatcherEvent) => void;
+    const fake = {
+      get: () => taskView(),
+      subscribe: (take: (event: DispatcherEvent) => void) => {
+        listener = take;
+        return () => {};
+      },
+      holdOutput: () => {},
+      releaseOutput: () => {},
+    } as unknown as Dispatcher;
+    const stream = new TaskStream(fake, "task-1", "ended");
+    let failed: CoreError | undefined;
+    void stream.failWhenBehind(1024 * 1024 * 1024).then((error) => (failed = error));
+    stream.stalled(true);
+    let sent = 0;
+    while (sent < 100_000) {
+      listener(output("."));
+      sent += 1;
+      await Promise.resolve();
+      if (failed) break;
+    }
+    assert.equal(failed?.code, "slow_consumer");
+    assert.ok(sent > 60_000 && sent < 70_000, `failed after ${sent} one-byte chunks`);
   });
 });
