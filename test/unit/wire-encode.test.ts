@@ -44,14 +44,22 @@ const anyText = fc
 
 describe("encode03 and encode10", () => {
   for (const { name, encode, shape } of families) {
-    it(`${name}: large output as bytes: ASCII, non-ASCII and control characters, framed, never decoded`, () => {
-      for (const text of [chunk, `✓ é 😀 ${chunk}`, `\u001b[31m\u0000\b\f${chunk}\u2028`]) {
+    it(`${name}: large output with non-ASCII characters or ANSI escapes as bytes: framed, never decoded`, () => {
+      for (const text of [`✓ é 😀 ${chunk}`, `\u001b[31m\u0000\b\f${chunk}`, `${chunk}\u2028`]) {
         const event = undecoded(Buffer.from(text));
         const frame = { head: '{"jsonrpc":"2.0","params":', tail: "}\n" };
         const written = encode(event, frame);
         assert.ok(Buffer.isBuffer(written));
         assert.deepEqual(written, expected(shape, event, frame.head, frame.tail));
       }
+    });
+
+    it(`${name}: large plain ASCII output (quotes, tabs, CR LF and all) as JSON.stringify's text`, () => {
+      const data = Buffer.from(`\u0000\b\f${chunk}`);
+      const event = { ...(output("", "stdout", true) as OutputEvent), text: data.toString(), data, raw: data };
+      const written = encode(event, { head: "<", tail: ">" });
+      assert.equal(typeof written, "string");
+      assert.deepEqual(Buffer.from(written as string), expected(shape, event, "<", ">"));
     });
 
     it(`${name}: large output with any ids and any characters (property)`, () => {
@@ -62,9 +70,21 @@ describe("encode03 and encode10", () => {
           fc.string({ unit: "grapheme", minLength: 1 }),
           (taskId, contextId, piece) => {
             const data = Buffer.from(piece.repeat(Math.ceil(BYTES_SPLICED_FROM / Buffer.byteLength(piece))));
-            const event = undecoded(data, { taskId, contextId });
+            // Bytes for text with a non-ASCII character or ESC (never decoded); JSON.stringify for plain ASCII.
+            const asBytes = [...piece].some((c) => (c.codePointAt(0) as number) > 0x7f || c === "\u001b");
+            const event = asBytes
+              ? undecoded(data, { taskId, contextId })
+              : {
+                  ...(output("", "stdout", true) as OutputEvent),
+                  taskId,
+                  contextId,
+                  text: data.toString(),
+                  data,
+                  raw: data,
+                };
             const written = encode(event, { head: "data: ", tail: "\n\n" });
-            assert.deepEqual(written, expected(shape, event, "data: ", "\n\n"));
+            assert.equal(Buffer.isBuffer(written), asBytes);
+            assert.deepEqual(Buffer.from(written as Buffer), expected(shape, event, "data: ", "\n\n"));
           },
         ),
         { numRuns: 300 },

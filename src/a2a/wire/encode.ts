@@ -1,9 +1,11 @@
 // Stream items as JSON in each family's wire shape, inside the frame of the binding that sends them
 // (docs/architecture.md, "The output path"). The item stays the dispatcher's event until here; each is then written
-// the fastest correct way for its size: an output chunk of BYTES_SPLICED_FROM bytes or more of valid UTF-8 is escaped
-// from the bytes the command wrote (WebAssembly, src/wasm/json-escape.ts) into a line made as bytes, its text never
-// decoded; everything else is JSON.stringify of the wire object, which is faster on small chunks
-// (docs/benchmarks.md, `stream_throughput_shapes`).
+// the fastest correct way for it: an output chunk of BYTES_SPLICED_FROM bytes or more of valid UTF-8 that holds a
+// non-ASCII character or an ANSI escape is escaped from the bytes the command wrote (WebAssembly,
+// src/wasm/json-escape.ts) into a line made as bytes, its text never decoded; everything else (small chunks, plain
+// ASCII) is JSON.stringify of the wire object, which is as fast or faster there (docs/benchmarks.md,
+// `stream_throughput_shapes`).
+import { isAscii } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import type { OutputEvent } from "../../core/task/events.js";
 import { escapedLine } from "../../wasm/json-escape.js";
@@ -40,7 +42,7 @@ const framed = (value: unknown, frame: Framing): string => `${frame.head}${JSON.
  */
 function outputJson(event: OutputEvent, shape: (event: OutputEvent) => unknown, frame: Framing): WireJson | undefined {
   if (event.data.length === 0) return undefined;
-  if (event.data.length >= BYTES_SPLICED_FROM) {
+  if (event.data.length >= BYTES_SPLICED_FROM && escapesPay(event.data)) {
     const line = escapedLine(event.data, () => {
       const marked = JSON.stringify(shape({ ...fieldsOf(event), text: MARKER }));
       const at = marked.lastIndexOf(MARKED);
@@ -52,6 +54,15 @@ function outputJson(event: OutputEvent, shape: (event: OutputEvent) => unknown, 
     if (line !== undefined) return line;
   }
   return framed(shape(event), frame);
+}
+
+/**
+ * Whether escaping from the bytes beats JSON.stringify for this chunk: text with non-ASCII characters or ANSI escapes
+ * (which JSON writes as `\u001b`). Plain ASCII, however many quotes or newlines it holds, is V8's fast path
+ * (docs/benchmarks.md, `stream_throughput_shapes`).
+ */
+function escapesPay(data: Buffer): boolean {
+  return !isAscii(data) || data.includes(0x1b);
 }
 
 /** The event's fields but its text, read without decoding it. */
