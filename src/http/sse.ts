@@ -122,7 +122,6 @@ async function sendEvents<Item>(sink: SseSink, reply: StreamReply<Item>, options
   // Bytes made here: ASCII (the usual output) is copied as it is, where Hono's TextEncoder would encode it
   // character by character.
   const bytesOf = (text: WireJson) => (typeof text === "string" ? Buffer.from(text, wireEncoding(text)) : text);
-  // Settles once the client is too far behind; a write it is stuck in is then given up.
   // Set once the client is too far behind (the task's stream then rejects the next pull with the same error); a
   // write it is stuck in is woken and given up. No race against a promise that may never settle: each would stay.
   let slow: { error: unknown } | undefined;
@@ -137,10 +136,13 @@ async function sendEvents<Item>(sink: SseSink, reply: StreamReply<Item>, options
     if (taking) {
       writing = true;
       stall.refresh();
+      let wake!: () => void;
       await new Promise<void>((resolve) => {
-        wakers.add(resolve);
+        wake = resolve;
+        wakers.add(wake);
         void taking.then(() => resolve());
-      }).finally(() => wakers.clear());
+      });
+      wakers.delete(wake);
       writing = false;
       if (stalled) {
         stalled = false;
