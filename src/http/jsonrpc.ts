@@ -5,15 +5,13 @@ import type { Context, Handler } from "hono";
 import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { ServiceParams } from "../a2a/service-params.js";
-import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
-import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
 import { responseJson } from "../jsonrpc/json-text.js";
 import { type CallContext, STREAMING_METHODS } from "../jsonrpc/methods.js";
 import type { GateRefusal } from "../jsonrpc/request-gate.js";
-import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
+import { errorResponse, familyError, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
 import { gated } from "./request-gate.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { sseAnswer } from "./sse.js";
@@ -68,10 +66,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
     const id = JSON.stringify(response.id);
     const wrap = { head: `{"jsonrpc":"2.0","id":${id},"result":`, tail: "}" };
     const errorData = (error: unknown) => {
-      if (error instanceof CoreError) {
-        const { code, message, data } = (reply.family === "0.3" ? error03 : error10)(error);
-        return JSON.stringify(errorResponse(response.id, code, message, data));
-      }
+      if (error instanceof CoreError) return JSON.stringify(familyError(response.id, reply.family, error));
       log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);
       return JSON.stringify(errorResponse(response.id, A2A_CODES.internal, "Internal error"));
     };

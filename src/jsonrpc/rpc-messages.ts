@@ -1,6 +1,7 @@
 // JSON-RPC 2.0 request checks and error answers shared by every binding.
 import type { JSONRPCResponse } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
+import type { Family } from "../a2a/service-params.js";
 import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
 import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
 import { isRecord } from "../core/envelope/json-value.js";
@@ -60,15 +61,18 @@ export function refusalResponse(refusal: GateRefusal): JSONRPCResponse {
       if (!refusal.inParams) return errorResponse(id, A2A_CODES.invalidRequest, "Invalid Request", { detail: words });
       const problem = refusal.problem as Problem;
       const error = new CoreError("invalid_params", words, { errors: [problem] });
-      return familyError(id, refusal.method, error);
+      return familyError(id, familyOfMethod(refusal.method), error);
     }
     case "content_type":
-      return familyError(id, refusal.method, new CoreError("content_type_not_supported", words));
+      return familyError(id, familyOfMethod(refusal.method), new CoreError("content_type_not_supported", words));
   }
 }
 
-/** An error in the shapes of a method's family: 0.3 names have a slash; anything else gets 1.0 shapes. */
-function familyError(id: unknown, method: string | undefined, error: CoreError): JSONRPCResponse {
-  const { code, message, data } = (method?.includes("/") ? error03 : error10)(error);
+/** A method's family: 0.3 names have a slash; anything else gets 1.0 shapes. */
+const familyOfMethod = (method: string | undefined): Family => (method?.includes("/") ? "0.3" : "1.0");
+
+/** An error in the shapes of a family. */
+export function familyError(id: unknown, family: Family, error: CoreError): JSONRPCResponse {
+  const { code, message, data } = (family === "0.3" ? error03 : error10)(error);
   return errorResponse(id, code, message, data);
 }

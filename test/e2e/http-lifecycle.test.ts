@@ -40,13 +40,22 @@ async function pidOf(stream: SseReader, text: (data: Wire) => string | undefined
   throw new Error("the stream ended before the runner printed its pid");
 }
 
-/** The state a task ends in, read with GetTask as it changes (a stalled stream must not be what tells). */
-async function endOf(server: HttpServer, taskId: string, ms = 60_000): Promise<string> {
-  const until = Date.now() + ms;
+/**
+ * The state a task ends in, told by a second stream that reads (the stalled one must not be what tells): its last
+ * status event, or, should that stream itself be cut, GetTask and a new subscription while the task still runs.
+ */
+async function endOf(server: HttpServer, taskId: string): Promise<string> {
   for (;;) {
-    const state = (await server.fetch(`/a2a/rest/tasks/${taskId}`)).body?.status?.state as string;
-    if (/COMPLETED|FAILED|CANCELED/.test(state) || Date.now() > until) return state;
-    await sleep(100);
+    const reader = await server.stream(
+      `/a2a/rest/tasks/${taskId}:subscribe`,
+      { method: "POST" },
+      (event) => event.data?.artifactUpdate === undefined,
+    );
+    const events = reader.status === 200 ? await reader.rest(60_000) : [];
+    reader.destroy();
+    const told = events.at(-1)?.data?.statusUpdate?.status.state as string | undefined;
+    const state = told ?? ((await server.fetch(`/a2a/rest/tasks/${taskId}`)).body?.status?.state as string);
+    if (/COMPLETED|FAILED|CANCELED/.test(state)) return state;
   }
 }
 
