@@ -3,7 +3,7 @@
 // and 64 KiB, streamed through the stdio bridge (A2A 0.3 message/stream) and through SSE (REST message:stream),
 // every event parsed and every byte checked. Each cell is measured against the same bytes through the same binding
 // with every chunk encoded by plain JSON.stringify of its stream item (scripts/bench/stringify-encoder.mjs), the
-// two taking turns, three rounds each: the ratio is the median of the three rounds' ratios. Beside it, the CPU time
+// two taking turns, five rounds each: the ratio is the median of the five rounds' ratios. Beside it, the CPU time
 // per MiB of each bridge and of the reader (this process) in both.
 import { HttpBridge, readSse, send10 } from "./http-lib.mjs";
 import { Bridge, cpuSecondsOf, log, MiB, median, now, sendParams, withTimeout } from "./lib.mjs";
@@ -12,9 +12,11 @@ import { blockOf, SHAPES } from "./workspace/shapes/.aiwg/ops/adapters/sandbox-a
 const STRINGIFY = ["--import", new URL("./stringify-encoder.mjs", import.meta.url).href];
 const CHUNKS = [80, 2048, 65536];
 /** Bytes a run streams, by chunk size: enough for a steady rate, little enough for the whole table in minutes. */
-const BYTES = { 80: 2 * MiB, 2048: 16 * MiB, 65536: 64 * MiB };
-const ROUNDS = 3;
+const BYTES = { 80: 8 * MiB, 2048: 48 * MiB, 65536: 96 * MiB };
+const ROUNDS = 5;
 const GOAL = 0.95;
+/** BENCH_SHAPES=binding[:shape[:chunk]] (say `stdio:jsonl`) measures only the cells it begins. */
+const CELLS = process.env.BENCH_SHAPES;
 
 /** Checks text as it arrives against the shape's block repeated; a compare costs next to nothing. */
 class ShapeCheck {
@@ -121,6 +123,7 @@ export async function streamShapes({ quick }) {
     for (const binding of Object.keys(bridges))
       for (const shape of Object.keys(SHAPES))
         for (const chunk of CHUNKS) {
+          if (CELLS && !`${binding}:${shape}:${chunk}`.startsWith(CELLS)) continue;
           // Whole blocks: the output ends at the end of a line, never inside a character.
           const block = blockOf(shape).length;
           const total = Math.max(1, Math.round((BYTES[chunk] * scale) / block)) * block;

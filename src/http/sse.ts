@@ -33,10 +33,10 @@ const SLOW_CLIENT_GRACE_MS = 15_000;
 
 /** Where an SSE answer's bytes go: Hono's SSE stream, or node's response itself. */
 interface SseSink {
-  /** Undefined when the bytes were taken at once, else a promise that resolves once they are. */
-  write(bytes: Uint8Array): Promise<unknown> | undefined;
-  /** The stream's last bytes, for a client that has stopped reading: not waited for, and not for long. */
-  last(bytes: Uint8Array): void;
+  /** Undefined when the text or bytes were taken at once, else a promise that resolves once they are. */
+  write(chunk: WireJson): Promise<unknown> | undefined;
+  /** The stream's last text, for a client that has stopped reading: not waited for, and not for long. */
+  last(chunk: WireJson): void;
   readonly aborted: boolean;
   onAbort(listener: () => void): void;
 }
@@ -51,7 +51,7 @@ export function sseAnswer<Item>(c: Context, reply: StreamReply<Item>, options: S
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
   if (outgoing === undefined)
     return streamSSE(c, (stream) =>
-      sendEvents(Object.assign(stream, { last: (bytes: Uint8Array) => void stream.write(bytes) }), reply, options),
+      sendEvents(Object.assign(stream, { last: (chunk: WireJson) => void stream.write(chunk) }), reply, options),
     );
   let sink: ResponseSink | undefined;
   // Read once node-server has written the head: the events then go straight to `outgoing`, and the stream closes
@@ -78,7 +78,10 @@ const SSE_HEADERS = {
   Connection: "keep-alive",
 };
 
-/** Node's response as an SSE sink: a write waits for `drain` when the socket is full. */
+/**
+ * Node's response as an SSE sink: a write waits for `drain` when the socket is full. Text goes to the socket as it is
+ * (ASCII as Latin-1, the same bytes as UTF-8), without a Buffer made for it on the way (docs/benchmarks.md).
+ */
 class ResponseSink implements SseSink {
   aborted = false;
   private readonly listeners: Array<() => void> = [];
@@ -87,19 +90,23 @@ class ResponseSink implements SseSink {
     outgoing.once("close", () => this.abort());
   }
 
-  write(bytes: Uint8Array): Promise<void> | undefined {
+  write(chunk: WireJson): Promise<void> | undefined {
     if (this.outgoing.destroyed) this.abort();
-    if (this.aborted || this.outgoing.write(bytes)) return undefined;
+    if (this.aborted || this.send(chunk)) return undefined;
     return drainOrClose(this.outgoing);
   }
 
-  last(bytes: Uint8Array): void {
+  last(chunk: WireJson): void {
     if (this.outgoing.destroyed || this.aborted) return;
-    this.outgoing.write(bytes);
+    this.send(chunk);
     const outgoing = this.outgoing;
     const grace = setTimeout(() => outgoing.destroy(), SLOW_CLIENT_GRACE_MS);
     grace.unref();
     outgoing.once("close", () => clearTimeout(grace));
+  }
+
+  private send(chunk: WireJson): boolean {
+    return typeof chunk === "string" ? this.outgoing.write(chunk, wireEncoding(chunk)) : this.outgoing.write(chunk);
   }
 
   onAbort(listener: () => void): void {
@@ -119,9 +126,6 @@ async function sendEvents<Item>(sink: SseSink, reply: StreamReply<Item>, options
   const { wrap } = options;
   const frame: Framing = { head: `data: ${wrap.head}`, tail: `${wrap.tail}\n\n` };
   let writing = false;
-  // Bytes made here: ASCII (the usual output) is copied as it is, where Hono's TextEncoder would encode it
-  // character by character.
-  const bytesOf = (text: WireJson) => (typeof text === "string" ? Buffer.from(text, wireEncoding(text)) : text);
   // Set once the client is too far behind (the task's stream then rejects the next pull with the same error); a
   // write it is stuck in is woken and given up. No race against a promise that may never settle: each would stay.
   let slow: { error: unknown } | undefined;
@@ -132,7 +136,7 @@ async function sendEvents<Item>(sink: SseSink, reply: StreamReply<Item>, options
   });
   let stalled = false;
   const write = async (text: WireJson) => {
-    const taking = sink.write(bytesOf(text));
+    const taking = sink.write(text);
     if (taking) {
       writing = true;
       stall.refresh();
@@ -167,7 +171,7 @@ async function sendEvents<Item>(sink: SseSink, reply: StreamReply<Item>, options
   const fail = (error: unknown) => {
     if (failed || sink.aborted) return;
     failed = true;
-    sink.last(bytesOf(`event: error\ndata: ${options.errorData(error)}\n\n`));
+    sink.last(`event: error\ndata: ${options.errorData(error)}\n\n`);
   };
   try {
     await write(`${idLine(reply.firstNumber)}${frame.head}${JSON.stringify(reply.first)}${frame.tail}`);

@@ -1,7 +1,6 @@
-// JSON string escaping of UTF-8 output at SIMD speed, in WebAssembly (src/wasm/json-escape.wat). In JavaScript the
-// escaping of a chunk took 29 scans for control characters and 5 replaceAll passes, about 0.75 ms/MiB, the largest
-// cost of streaming output after the kernel's own writes; this takes about 0.3 ms/MiB with the copies in and out,
-// and needs no decoding to text (docs/benchmarks.md).
+// JSON string escaping of UTF-8 output at SIMD speed, in WebAssembly (src/wasm/json-escape.wat). On 64 KiB chunks of
+// command output it takes 0.3-1 ms/MiB with the copies in and out, where decoding the text and JSON.stringify of it
+// take 1.7-2 ms/MiB (docs/benchmarks.md); the text is never decoded.
 import { isUtf8 } from "node:buffer";
 import { WASM } from "./json-escape-binary.js";
 
@@ -45,8 +44,9 @@ function load(): Escaper | null {
  * no caller ever holds a view of that memory, which the next call overwrites.
  */
 export function escapedLine(data: Uint8Array, around: () => { head: string; tail: string }): Buffer | undefined {
-  const escaped = escapeInPlace(data);
-  if (escaped === undefined) return undefined;
+  const end = escapeInPlace(data);
+  if (end === undefined) return undefined;
+  const escaped = (view as Buffer).subarray(INPUT_AT + data.length, end);
   const { head, tail } = around();
   const headBytes = Buffer.byteLength(head);
   const line = Buffer.allocUnsafe(headBytes + escaped.length + Buffer.byteLength(tail));
@@ -56,8 +56,25 @@ export function escapedLine(data: Uint8Array, around: () => { head: string; tail
   return line;
 }
 
-/** The escaped bytes as a view of the module's memory, good only until the next call (hence not exported). */
-function escapeInPlace(data: Uint8Array): Uint8Array | undefined {
+/**
+ * What JSON.stringify writes between its quotes for the text whose bytes are `data`, all of them ASCII, as a string:
+ * escaped ASCII is ASCII, so it is copied out of the module's memory once, into a one-byte string that V8 keeps on its
+ * heap and writes to a socket as it is. Undefined as for escapedLine.
+ */
+export function escapedAscii(data: Uint8Array): string | undefined {
+  const end = escapeInPlace(data);
+  if (end === undefined) return undefined;
+  return (view as Buffer).toString("latin1", INPUT_AT + data.length, end);
+}
+
+/** A Buffer over the module's memory; made again after the memory grows, which detaches the one before. */
+let view: Buffer | undefined;
+
+/**
+ * Escapes `data` into the module's memory, right after the input; returns where the output ends (it starts at
+ * INPUT_AT + data.length). What is there is good only until the next call, hence not exported.
+ */
+function escapeInPlace(data: Uint8Array): number | undefined {
   if (data.length > MAX_ESCAPED_INPUT || !isUtf8(data)) return undefined;
   const wasm = load();
   if (wasm === null) return undefined;
@@ -71,7 +88,7 @@ function escapeInPlace(data: Uint8Array): Uint8Array | undefined {
       return undefined; // No memory for it now: the text is escaped in JS instead.
     }
   }
-  new Uint8Array(memory.buffer).set(data, INPUT_AT);
-  const end = wasm.escape(INPUT_AT, data.length, output);
-  return new Uint8Array(memory.buffer, output, end - output);
+  if (view?.buffer !== memory.buffer) view = Buffer.from(memory.buffer);
+  view.set(data, INPUT_AT);
+  return wasm.escape(INPUT_AT, data.length, output);
 }

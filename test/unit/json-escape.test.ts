@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { assemble, WASM_DIR } from "../../scripts/wasm.js";
-import { escapedLine, MAX_ESCAPED_INPUT } from "../../src/wasm/json-escape.js";
+import { escapedAscii, escapedLine, MAX_ESCAPED_INPUT } from "../../src/wasm/json-escape.js";
 import { WASM } from "../../src/wasm/json-escape-binary.js";
 
 /** The UTF-8 of what JSON.stringify writes between the quotes. */
@@ -78,6 +78,21 @@ describe("escapedLine", () => {
     const bytes = Buffer.from(`__${'say "hi"\n'.repeat(10)}__`);
     const view = bytes.subarray(2, bytes.length - 2);
     assert.deepEqual(escaped(view), expected(view.toString()));
+  });
+
+  it("escapedAscii: JSON.stringify's text of ASCII as a string, right across growths of the module's memory", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom("a", " ", "\n", "\t", '"', "\\", "\u001b", "\u0000", "\u007f", "{") }),
+        (text) => assert.equal(escapedAscii(Buffer.from(text)), JSON.stringify(text).slice(1, -1)),
+      ),
+      { numRuns: 1000 },
+    );
+    // Each larger input grows the memory, which detaches every view of it made before.
+    for (const size of [10, 100_000, 300_000, MAX_ESCAPED_INPUT]) {
+      const text = 'a "b"\n'.repeat(size / 7);
+      assert.equal(escapedAscii(Buffer.from(text)), JSON.stringify(text).slice(1, -1), `${size} bytes`);
+    }
   });
 
   it("declines bytes that are not valid UTF-8 (their text has U+FFFD) and input over its limit", () => {

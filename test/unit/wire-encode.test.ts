@@ -1,6 +1,6 @@
 // Stream items as JSON (src/a2a/wire/encode.ts): whatever way a chunk takes, what is written is exactly head,
-// JSON.stringify of the codec's wire shape, tail. Large output goes out as bytes escaped from what the command wrote,
-// without its text ever being decoded; the rest is JSON.stringify of the wire object.
+// JSON.stringify of the codec's wire shape, tail. Large output is escaped from the bytes the command wrote, without
+// its text ever being decoded (a string for ASCII, bytes otherwise); the rest is JSON.stringify of the wire object.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
@@ -44,8 +44,8 @@ const anyText = fc
 
 describe("encode03 and encode10", () => {
   for (const { name, encode, shape } of families) {
-    it(`${name}: large output with non-ASCII characters or ANSI escapes as bytes: framed, never decoded`, () => {
-      for (const text of [`✓ é 😀 ${chunk}`, `\u001b[31m\u0000\b\f${chunk}`, `${chunk}\u2028`]) {
+    it(`${name}: large output with non-ASCII characters as bytes: framed, never decoded`, () => {
+      for (const text of [`✓ é 😀 ${chunk}`, `${chunk}\u2028`, `\u001b[31mé${chunk}`]) {
         const event = undecoded(Buffer.from(text));
         const frame = { head: '{"jsonrpc":"2.0","params":', tail: "}\n" };
         const written = encode(event, frame);
@@ -54,25 +54,41 @@ describe("encode03 and encode10", () => {
       }
     });
 
-    it(`${name}: large plain ASCII output (quotes, tabs, CR LF and all) as JSON.stringify's text`, () => {
-      const data = Buffer.from(`\u0000\b\f${chunk}`);
-      const event = { ...(output("", "stdout", true) as OutputEvent), text: data.toString(), data, raw: data };
-      const written = encode(event, { head: "<", tail: ">" });
-      assert.equal(typeof written, "string");
-      assert.deepEqual(Buffer.from(written as string), expected(shape, event, "<", ">"));
+    it(`${name}: large ASCII output (ANSI escapes, quotes, tabs, CR LF and all) as a string, never decoded`, () => {
+      for (const text of [`\u0000\b\f${chunk}`, `\u001b[31m${chunk}\u001b[0m`, "x".repeat(BYTES_SPLICED_FROM)]) {
+        const event = undecoded(Buffer.from(text));
+        const written = encode(event, { head: "<", tail: ">" });
+        assert.equal(typeof written, "string");
+        assert.deepEqual(Buffer.from(written as string), expected(shape, event, "<", ">"));
+      }
     });
 
-    it(`${name}: large output with any ids and any characters (property)`, () => {
+    it(`${name}: from a quarter of the size, only output with non-ASCII characters or ANSI escapes is escaped`, () => {
+      const medium = (text: string) => Buffer.from(text.repeat(Math.ceil(BYTES_SPLICED_FROM / 4 / text.length)));
+      for (const data of [medium("é ok\n"), medium("\u001b[1mbold\u001b[0m\n")]) {
+        const event = undecoded(data);
+        const written = encode(event, { head: "", tail: "" });
+        assert.deepEqual(Buffer.from(written as string), expected(shape, event, "", ""));
+      }
+      const plain = medium('a "plain" line\n');
+      assert.ok(plain.length < BYTES_SPLICED_FROM);
+      assert.throws(() => encode(undecoded(plain), { head: "", tail: "" }), /the text was decoded/);
+    });
+
+    it(`${name}: output of a quarter of the size and more, with any ids and any characters (property)`, () => {
       fc.assert(
         fc.property(
           fc.string(),
           fc.string(),
           fc.string({ unit: "grapheme", minLength: 1 }),
-          (taskId, contextId, piece) => {
-            const data = Buffer.from(piece.repeat(Math.ceil(BYTES_SPLICED_FROM / Buffer.byteLength(piece))));
-            // Bytes for text with a non-ASCII character or ESC (never decoded); JSON.stringify for plain ASCII.
-            const asBytes = [...piece].some((c) => (c.codePointAt(0) as number) > 0x7f || c === "\u001b");
-            const event = asBytes
+          fc.integer({ min: BYTES_SPLICED_FROM / 4, max: 2 * BYTES_SPLICED_FROM }),
+          (taskId, contextId, piece, size) => {
+            const data = Buffer.from(piece.repeat(Math.ceil(size / Buffer.byteLength(piece))));
+            const nonAscii = [...piece].some((c) => (c.codePointAt(0) as number) > 0x7f);
+            // Escaped from the bytes (never decoded) but for plain ASCII under BYTES_SPLICED_FROM: bytes for text
+            // with a non-ASCII character, a string for ASCII.
+            const escaped = nonAscii || piece.includes("\u001b") || data.length >= BYTES_SPLICED_FROM;
+            const event = escaped
               ? undecoded(data, { taskId, contextId })
               : {
                   ...(output("", "stdout", true) as OutputEvent),
@@ -83,7 +99,7 @@ describe("encode03 and encode10", () => {
                   raw: data,
                 };
             const written = encode(event, { head: "data: ", tail: "\n\n" });
-            assert.equal(Buffer.isBuffer(written), asBytes);
+            assert.equal(Buffer.isBuffer(written), nonAscii);
             assert.deepEqual(Buffer.from(written as Buffer), expected(shape, event, "data: ", "\n\n"));
           },
         ),

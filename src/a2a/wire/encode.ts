@@ -1,14 +1,13 @@
 // Stream items as JSON in each family's wire shape, inside the frame of the binding that sends them
 // (docs/architecture.md, "The output path"). The item stays the dispatcher's event until here; each is then written
-// the fastest correct way for it: an output chunk of BYTES_SPLICED_FROM bytes or more of valid UTF-8 that holds a
-// non-ASCII character or an ANSI escape is escaped from the bytes the command wrote (WebAssembly,
-// src/wasm/json-escape.ts) into a line made as bytes, its text never decoded; everything else (small chunks, plain
-// ASCII) is JSON.stringify of the wire object, which is as fast or faster there (docs/benchmarks.md,
+// the fastest correct way for it: a large output chunk of valid UTF-8 is escaped from the bytes the command wrote
+// (WebAssembly, src/wasm/json-escape.ts), its text never decoded; everything else (small chunks, other events) is
+// JSON.stringify of the wire object, which is as fast or faster there (docs/benchmarks.md,
 // `stream_throughput_shapes`).
 import { isAscii } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import type { OutputEvent } from "../../core/task/events.js";
-import { escapedLine } from "../../wasm/json-escape.js";
+import { escapedAscii, escapedLine } from "../../wasm/json-escape.js";
 import type { StreamItem } from "../task-stream.js";
 import * as v03 from "../v0_3/codec.js";
 import * as v10 from "../v1_0/codec.js";
@@ -25,7 +24,11 @@ export interface Framing {
 /** An item in one family's shape, framed; undefined for an item that family does not send. */
 export type ItemEncoder<Item = StreamItem> = (item: Item, frame: Framing) => WireJson | undefined;
 
-/** From this size on, output is escaped from its bytes; under it, JSON.stringify of the wire object is faster. */
+/**
+ * From this size on, output is escaped from its bytes; from a quarter of it, output with a non-ASCII character or an
+ * ANSI escape (which JSON.stringify is slowest at) is too. Under these, JSON.stringify of the wire object is as fast
+ * (docs/benchmarks.md, `stream_throughput_shapes`).
+ */
 export const BYTES_SPLICED_FROM = 4096;
 
 /** Stands for the text while the codec builds the event's shape: no output or id can hold it by chance. */
@@ -35,34 +38,39 @@ const MARKED = JSON.stringify(MARKER);
 const framed = (value: unknown, frame: Framing): string => `${frame.head}${JSON.stringify(value)}${frame.tail}`;
 
 /**
- * An output event in the wire shape `shape` makes, framed. A large chunk of valid UTF-8 becomes bytes: the codec
- * builds the shape around a marker (so the codec stays the one place that knows the shape), and the escaped bytes go
- * where the marker's JSON is. The text comes after every id in both families' shapes, so the last match is the
- * marker itself.
+ * An output event in the wire shape `shape` makes, framed. A large chunk is escaped from its bytes: plain ASCII into
+ * a one-byte string (no decoding, and V8 writes it to a socket as it is), other valid UTF-8 into a line of bytes.
+ * Either way the codec builds the shape around a marker (so the codec stays the one place that knows the shape), and
+ * the escaped text goes where the marker's JSON is.
  */
 function outputJson(event: OutputEvent, shape: (event: OutputEvent) => unknown, frame: Framing): WireJson | undefined {
-  if (event.data.length === 0) return undefined;
-  if (event.data.length >= BYTES_SPLICED_FROM && escapesPay(event.data)) {
-    const line = escapedLine(event.data, () => {
-      const marked = JSON.stringify(shape({ ...fieldsOf(event), text: MARKER }));
-      const at = marked.lastIndexOf(MARKED);
-      return {
-        head: `${frame.head}${marked.slice(0, at)}"`,
-        tail: `"${marked.slice(at + MARKED.length)}${frame.tail}`,
-      };
-    });
-    if (line !== undefined) return line;
+  const { data } = event;
+  if (data.length === 0) return undefined;
+  if (data.length >= BYTES_SPLICED_FROM / 4) {
+    const ascii = isAscii(data);
+    const around = () => aroundText(event, shape, frame);
+    if (ascii && (data.length >= BYTES_SPLICED_FROM || data.includes(0x1b))) {
+      const text = escapedAscii(data);
+      if (text !== undefined) {
+        const { head, tail } = around();
+        return `${head}${text}${tail}`;
+      }
+    } else if (!ascii) {
+      const line = escapedLine(data, around);
+      if (line !== undefined) return line;
+    }
   }
   return framed(shape(event), frame);
 }
 
 /**
- * Whether escaping from the bytes beats JSON.stringify for this chunk: text with non-ASCII characters or ANSI escapes
- * (which JSON writes as `\u001b`). Plain ASCII, however many quotes or newlines it holds, is V8's fast path
- * (docs/benchmarks.md, `stream_throughput_shapes`).
+ * The framed JSON of the event before and after its text, each with the text's quote. The text comes after every id
+ * in both families' shapes, so the last match is the marker itself.
  */
-function escapesPay(data: Buffer): boolean {
-  return !isAscii(data) || data.includes(0x1b);
+function aroundText(event: OutputEvent, shape: (event: OutputEvent) => unknown, frame: Framing) {
+  const marked = JSON.stringify(shape({ ...fieldsOf(event), text: MARKER }));
+  const at = marked.lastIndexOf(MARKED);
+  return { head: `${frame.head}${marked.slice(0, at)}"`, tail: `"${marked.slice(at + MARKED.length)}${frame.tail}` };
 }
 
 /** The event's fields but its text, read without decoding it. */
