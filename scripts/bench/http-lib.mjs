@@ -134,6 +134,8 @@ export function readSse(response, onEvent) {
         // A 1.0 event starts with its number (`id: n`), a line before its data.
         const data = buffer.startsWith("id: ", from) ? buffer.indexOf("\n", from) + 1 : from;
         if (buffer.startsWith("data: ", data)) onEvent(JSON.parse(buffer.slice(data + 6, at)));
+        else if (buffer.startsWith("event: error\n", from))
+          return reject(new Error(`the stream ended with ${buffer.slice(from + 13, at)}`));
         from = at + 2;
       }
       buffer = buffer.slice(from);

@@ -71,7 +71,9 @@ async function viaSse(bridge, message, check) {
   let end;
   let state;
   let events = 0;
-  const response = await bridge.open("POST", "/a2a/rest/message:stream", send10("shapes", { text: message }));
+  // A connection of its own: one kept alive would sit idle while the other bridge runs, and a run of 5 s or more
+  // meets the server closing it (keep-alive timeout) just as the next request goes out ("socket hang up").
+  const response = await bridge.open("POST", "/a2a/rest/message:stream", send10("shapes", { text: message }), false);
   if (response.statusCode !== 200) throw new Error(`message:stream answered ${response.statusCode}`);
   await readSse(response, (data) => {
     events += 1;

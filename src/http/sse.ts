@@ -28,6 +28,9 @@ export const KEEP_ALIVE_MS = 15_000;
 /** How long a write may wait for the client before the client counts as stalled (and holds the task no longer). */
 export const STALLED_MS = 1000;
 
+/** How much longer a write that waited STALLED_MS is watched before its client counts as stalled. */
+const STALL_CHECK_MS = 250;
+
 /** How long the last event of a stream ended for a slow client may wait for it to read, before the connection goes. */
 const SLOW_CLIENT_GRACE_MS = 15_000;
 
@@ -126,6 +129,8 @@ async function sendEvents<Item>(sink: SseSink, reply: StreamReply<Item>, options
   const { wrap } = options;
   const frame: Framing = { head: `data: ${wrap.head}`, tail: `${wrap.tail}\n\n` };
   let writing = false;
+  /** Counts the writes that had to wait, so that a later check knows whether the same one still waits. */
+  let waits = 0;
   // Set once the client is too far behind (the task's stream then rejects the next pull with the same error); a
   // write it is stuck in is woken and given up. No race against a promise that may never settle: each would stay.
   let slow: { error: unknown } | undefined;
@@ -139,6 +144,7 @@ async function sendEvents<Item>(sink: SseSink, reply: StreamReply<Item>, options
     const taking = sink.write(text);
     if (taking) {
       writing = true;
+      waits += 1;
       stall.refresh();
       let wake!: () => void;
       await new Promise<void>((resolve) => {
@@ -155,11 +161,17 @@ async function sendEvents<Item>(sink: SseSink, reply: StreamReply<Item>, options
     }
     idle.refresh();
   };
-  // Fires STALLED_MS after the latest write that had to wait: if that write still waits, the client is stalled.
+  // Fires STALLED_MS after the latest write that had to wait: if that write still waits STALL_CHECK_MS later, the
+  // client is stalled. The second look is for a server that was itself held up (a loaded machine): it first takes in
+  // the drains its client gave meanwhile.
   const stall = setTimeout(() => {
     if (!writing || stalled) return;
-    stalled = true;
-    reply.stalled(true);
+    const wait = waits;
+    setTimeout(() => {
+      if (!writing || wait !== waits || stalled || sink.aborted) return;
+      stalled = true;
+      reply.stalled(true);
+    }, STALL_CHECK_MS).unref();
   }, STALLED_MS);
   // A write still waiting for the client is left alone: comments must not pile up behind it.
   const idle = setTimeout(function keepAlive() {

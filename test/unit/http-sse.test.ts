@@ -1,6 +1,8 @@
 // SSE answers (CONTRACT 8.4) of a hand-made stream reply: the framing, an error after the first item, a reader that
 // goes away, and a reader that stops reading (each item is written before the next is pulled).
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { request, type Server } from "node:http";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -8,7 +10,13 @@ import { createAdaptorServer } from "@hono/node-server";
 import { Hono } from "hono";
 import type { Framing } from "../../src/a2a/wire/encode.js";
 import { StreamReply } from "../../src/a2a/wire/stream-reply.js";
-import { type SseOptions, sseAnswer } from "../../src/http/sse.js";
+import { type SseOptions, STALLED_MS, sseAnswer } from "../../src/http/sse.js";
+
+/** Holds the whole process up for `ms`, as a loaded machine may (a busy loop: nothing else runs meanwhile). */
+function busy(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
 
 /** Items are JSON texts, framed as they are. */
 const asText = (item: string, frame: Framing) => `${frame.head}${item}${frame.tail}`;
@@ -148,6 +156,40 @@ describe("sseAnswer", () => {
       await toldStalled;
       assert.deepEqual(told, [true, false]);
       response.destroy();
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("a server held up for longer than STALLED_MS while its reader reads on does not take the reader for stalled", {
+    timeout: 20_000,
+  }, async () => {
+    const item = JSON.stringify({ text: "x".repeat(256 * 1024) });
+    let pulled = 0;
+    const { reply } = replyOf(JSON.parse(item), async () => {
+      pulled += 1;
+      // Once the socket is full (the source is instant, so some write waits by the check phase), the whole process
+      // is held up: the reader, in another process, empties the socket meanwhile.
+      if (pulled === 20) setImmediate(() => busy(STALLED_MS * 1.5));
+      return pulled > 100 ? { done: true, value: undefined } : { done: false, value: item };
+    });
+    const told: boolean[] = [];
+    Object.assign(reply, { stalled: (stalled: boolean) => told.push(stalled) });
+    const { server, port } = await serve(reply);
+    try {
+      const reader = spawn(
+        process.execPath,
+        [
+          "-e",
+          `require("node:http").get("http://127.0.0.1:${port}/s", (r) => r.resume().on("end", () => process.exit(0)))`,
+        ],
+        { stdio: "ignore" },
+      );
+      const [code] = await once(reader, "exit");
+      assert.equal(code, 0);
+      assert.equal(pulled, 101);
+      assert.deepEqual(told, [], "the reader was never stalled");
     } finally {
       server.closeAllConnections();
       server.close();
