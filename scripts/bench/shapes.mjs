@@ -15,8 +15,8 @@ const CHUNKS = [80, 2048, 65536];
 const BYTES = { 80: 8 * MiB, 2048: 48 * MiB, 65536: 96 * MiB };
 const ROUNDS = 5;
 const GOAL = 0.95;
-/** BENCH_SHAPES=binding[:shape[:chunk]] (say `stdio:jsonl`) measures only the cells it begins. */
-const CELLS = process.env.BENCH_SHAPES;
+/** BENCH_SHAPES, a regular expression (say `stdio:jsonl` or `:65536$`), picks the cells `binding:shape:chunk` to measure. */
+const CELLS = process.env.BENCH_SHAPES ? new RegExp(process.env.BENCH_SHAPES) : undefined;
 
 /** Checks text as it arrives against the shape's block repeated; a compare costs next to nothing. */
 class ShapeCheck {
@@ -125,7 +125,7 @@ export async function streamShapes({ quick }) {
     for (const binding of Object.keys(bridges))
       for (const shape of Object.keys(SHAPES))
         for (const chunk of CHUNKS) {
-          if (CELLS && !`${binding}:${shape}:${chunk}`.startsWith(CELLS)) continue;
+          if (CELLS && !CELLS.test(`${binding}:${shape}:${chunk}`)) continue;
           // Whole blocks: the output ends at the end of a line, never inside a character.
           const block = blockOf(shape).length;
           const total = Math.max(1, Math.round((BYTES[chunk] * scale) / block)) * block;
