@@ -3,7 +3,7 @@
 // and 64 KiB, streamed through the stdio bridge (A2A 0.3 message/stream) and through SSE (REST message:stream),
 // every event parsed and every byte checked. Each cell is measured against the same bytes through the same binding
 // with every chunk encoded by plain JSON.stringify of its stream item (scripts/bench/stringify-encoder.mjs), the
-// two taking turns, five rounds each: the ratio is the median of the five rounds' ratios. Beside it, the CPU time
+// two taking turns, nine rounds each: the ratio is the median of the nine rounds' ratios. Beside it, the CPU time
 // per MiB of each bridge and of the reader (this process) in both.
 import { HttpBridge, readSse, send10 } from "./http-lib.mjs";
 import { Bridge, cpuSecondsOf, log, MiB, median, now, sendParams, withTimeout } from "./lib.mjs";
@@ -13,7 +13,7 @@ const STRINGIFY = ["--import", new URL("./stringify-encoder.mjs", import.meta.ur
 const CHUNKS = [80, 2048, 65536];
 /** Bytes a run streams, by chunk size: enough for a steady rate, little enough for the whole table in minutes. */
 const BYTES = { 80: 8 * MiB, 2048: 48 * MiB, 65536: 96 * MiB };
-const ROUNDS = 5;
+const ROUNDS = 9;
 const GOAL = 0.95;
 /** BENCH_SHAPES, a regular expression (say `stdio:jsonl` or `:65536$`), picks the cells `binding:shape:chunk` to measure. */
 const CELLS = process.env.BENCH_SHAPES ? new RegExp(process.env.BENCH_SHAPES) : undefined;

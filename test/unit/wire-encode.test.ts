@@ -1,6 +1,7 @@
 // Stream items as JSON (src/a2a/wire/encode.ts): whatever way a chunk takes, what is written is exactly head,
-// JSON.stringify of the codec's wire shape, tail. Large output is escaped from the bytes the command wrote, without
-// its text ever being decoded (a string for ASCII, bytes otherwise); the rest is JSON.stringify of the wire object.
+// JSON.stringify of the codec's wire shape, tail. Large ASCII output, and output with ANSI escapes, is escaped from the
+// bytes the command wrote without its text ever being decoded (a string for ASCII, bytes otherwise); the rest is
+// JSON.stringify of the wire object.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
@@ -44,13 +45,22 @@ const anyText = fc
 
 describe("encode03 and encode10", () => {
   for (const { name, encode, shape } of families) {
-    it(`${name}: large output with non-ASCII characters as bytes: framed, never decoded`, () => {
-      for (const text of [`✓ é 😀 ${chunk}`, `${chunk}\u2028`, `\u001b[31mé${chunk}`]) {
+    it(`${name}: large output with non-ASCII characters and ANSI escapes as bytes: framed, never decoded`, () => {
+      for (const text of [`\u001b[32m✓\u001b[39m é 😀 ${chunk}`, `${chunk}\u001b[0m\u2028`, `\u001b[31mé${chunk}`]) {
         const event = undecoded(Buffer.from(text));
         const frame = { head: '{"jsonrpc":"2.0","params":', tail: "}\n" };
         const written = encode(event, frame);
         assert.ok(Buffer.isBuffer(written));
         assert.deepEqual(written, expected(shape, event, frame.head, frame.tail));
+      }
+    });
+
+    it(`${name}: large output with non-ASCII characters and no ANSI escape is JSON.stringify's of its text`, () => {
+      for (const text of [`✓ é 😀 ${chunk}`, `${chunk}\u2028`]) {
+        const data = Buffer.from(text);
+        const event = { ...(output("", "stdout") as OutputEvent), text, data, raw: data };
+        const written = encode(event, { head: "<", tail: ">" });
+        assert.equal(written, `<${JSON.stringify(shape(event))}>`);
       }
     });
 
@@ -63,16 +73,17 @@ describe("encode03 and encode10", () => {
       }
     });
 
-    it(`${name}: from a quarter of the size, only output with non-ASCII characters or ANSI escapes is escaped`, () => {
+    it(`${name}: from a quarter of the size, only output with ANSI escapes is escaped`, () => {
       const medium = (text: string) => Buffer.from(text.repeat(Math.ceil(BYTES_SPLICED_FROM / 4 / text.length)));
-      for (const data of [medium("é ok\n"), medium("\u001b[1mbold\u001b[0m\n")]) {
+      for (const data of [medium("é \u001b[1mok\u001b[0m\n"), medium("\u001b[1mbold\u001b[0m\n")]) {
         const event = undecoded(data);
         const written = encode(event, { head: "", tail: "" });
         assert.deepEqual(Buffer.from(written as string), expected(shape, event, "", ""));
       }
-      const plain = medium('a "plain" line\n');
-      assert.ok(plain.length < BYTES_SPLICED_FROM);
-      assert.throws(() => encode(undecoded(plain), { head: "", tail: "" }), /the text was decoded/);
+      for (const plain of [medium('a "plain" line\n'), medium("é ok\n")]) {
+        assert.ok(plain.length < BYTES_SPLICED_FROM);
+        assert.throws(() => encode(undecoded(plain), { head: "", tail: "" }), /the text was decoded/);
+      }
     });
 
     it(`${name}: output of a quarter of the size and more, with any ids and any characters (property)`, () => {
@@ -81,13 +92,16 @@ describe("encode03 and encode10", () => {
           fc.string(),
           fc.string(),
           fc.string({ unit: "grapheme", minLength: 1 }),
+          fc.boolean(),
           fc.integer({ min: BYTES_SPLICED_FROM / 4, max: 2 * BYTES_SPLICED_FROM }),
-          (taskId, contextId, piece, size) => {
+          (taskId, contextId, text, coloured, size) => {
+            const piece = coloured ? `\u001b[1m${text}` : text;
             const data = Buffer.from(piece.repeat(Math.ceil(size / Buffer.byteLength(piece))));
             const nonAscii = [...piece].some((c) => (c.codePointAt(0) as number) > 0x7f);
-            // Escaped from the bytes (never decoded) but for plain ASCII under BYTES_SPLICED_FROM: bytes for text
-            // with a non-ASCII character, a string for ASCII.
-            const escaped = nonAscii || piece.includes("\u001b") || data.length >= BYTES_SPLICED_FROM;
+            const ansi = piece.includes("\u001b");
+            // Escaped from the bytes (never decoded) when it holds an ANSI escape, or is ASCII of BYTES_SPLICED_FROM
+            // and more: bytes for text with a non-ASCII character, a string for ASCII.
+            const escaped = ansi || (!nonAscii && data.length >= BYTES_SPLICED_FROM);
             const event = escaped
               ? undecoded(data, { taskId, contextId })
               : {
@@ -99,7 +113,7 @@ describe("encode03 and encode10", () => {
                   raw: data,
                 };
             const written = encode(event, { head: "data: ", tail: "\n\n" });
-            assert.equal(Buffer.isBuffer(written), nonAscii);
+            assert.equal(Buffer.isBuffer(written), nonAscii && ansi);
             assert.deepEqual(Buffer.from(written as Buffer), expected(shape, event, "data: ", "\n\n"));
           },
         ),

@@ -1,9 +1,9 @@
 // Stream items as JSON in each family's wire shape, inside the frame of the binding that sends them
 // (docs/architecture.md, "The output path"). The item stays the dispatcher's event until here; each is then written
-// the fastest correct way for it: a large output chunk of valid UTF-8 is escaped from the bytes the command wrote
-// (WebAssembly, src/wasm/json-escape.ts), its text never decoded; everything else (small chunks, other events) is
-// JSON.stringify of the wire object, which is as fast or faster there (docs/benchmarks.md,
-// `stream_throughput_shapes`).
+// the fastest correct way for it: a large output chunk of valid UTF-8 that is ASCII or holds ANSI escapes is escaped
+// from the bytes the command wrote (WebAssembly, src/wasm/json-escape.ts), its text never decoded; everything else
+// (small chunks, other text, other events) is JSON.stringify of the wire object, which is as fast or faster there
+// (docs/benchmarks.md, `stream_throughput_shapes`).
 import { isAscii } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import type { OutputEvent } from "../../core/task/events.js";
@@ -25,11 +25,13 @@ export interface Framing {
 export type ItemEncoder<Item = StreamItem> = (item: Item, frame: Framing) => WireJson | undefined;
 
 /**
- * From this size on, output is escaped from its bytes; from a quarter of it, output with a non-ASCII character or an
- * ANSI escape (which JSON.stringify is slowest at) is too. Under these, JSON.stringify of the wire object is as fast
- * (docs/benchmarks.md, `stream_throughput_shapes`).
+ * From this size on, ASCII output is escaped from its bytes; from a quarter of it, output with an ANSI escape (which
+ * JSON.stringify is slowest at: 6 bytes for 1) is too, whatever its other characters. Under these, JSON.stringify of
+ * the wire object is as fast (docs/benchmarks.md, `stream_throughput_shapes`).
  */
 export const BYTES_SPLICED_FROM = 4096;
+
+const ESC = 0x1b;
 
 /** Stands for the text while the codec builds the event's shape: no output or id can hold it by chance. */
 const MARKER = `text-${randomUUID()}`;
@@ -39,9 +41,11 @@ const framed = (value: unknown, frame: Framing): string => `${frame.head}${JSON.
 
 /**
  * An output event in the wire shape `shape` makes, framed. A large chunk is escaped from its bytes: plain ASCII into
- * a one-byte string (no decoding, and V8 writes it to a socket as it is), other valid UTF-8 into a line of bytes.
- * Either way the codec builds the shape around a marker (so the codec stays the one place that knows the shape), and
- * the escaped text goes where the marker's JSON is.
+ * a one-byte string (no decoding, and V8 writes it to a socket as it is), other valid UTF-8 with ANSI escapes into a
+ * line of bytes. Either way the codec builds the shape around a marker (so the codec stays the one place that knows
+ * the shape), and the escaped text goes where the marker's JSON is. Other non-ASCII text is decoded and given to
+ * JSON.stringify: a new Buffer for each line costs the process page faults, and stdio lost 5-15 % by it
+ * (docs/benchmarks.md).
  */
 function outputJson(event: OutputEvent, shape: (event: OutputEvent) => unknown, frame: Framing): WireJson | undefined {
   const { data } = event;
@@ -49,13 +53,13 @@ function outputJson(event: OutputEvent, shape: (event: OutputEvent) => unknown, 
   if (data.length >= BYTES_SPLICED_FROM / 4) {
     const ascii = isAscii(data);
     const around = () => aroundText(event, shape, frame);
-    if (ascii && (data.length >= BYTES_SPLICED_FROM || data.includes(0x1b))) {
+    if (ascii && (data.length >= BYTES_SPLICED_FROM || data.includes(ESC))) {
       const text = escapedAscii(data);
       if (text !== undefined) {
         const { head, tail } = around();
         return `${head}${text}${tail}`;
       }
-    } else if (!ascii) {
+    } else if (!ascii && data.includes(ESC)) {
       const line = escapedLine(data, around);
       if (line !== undefined) return line;
     }
