@@ -25,3 +25,8 @@ export function isDamaged(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   return typeof code === "string" && /^(SQLITE_CORRUPT.*|SQLITE_NOTADB)$/.test(code);
 }
+
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === "SQLITE_FULL" || code === "ENOSPC" || code === "EDQUOT";
+}

@@ -10,7 +10,7 @@ import { killLeftovers } from "../core/task/process-identity.js";
 import { isTerminal } from "../core/task/task.js";
 import type { TaskRecord } from "../core/task/task-record.js";
 import { checkTaskRow, detailOf, recordOfRow } from "./rows.js";
-import { lastEndedSeq } from "./sqlite.js";
+import { lastEndedSeq } from "./task-statements.js";
 
 export interface Recovery {
   /** Tasks read back (ended ones and the unfinished ones now failed). */

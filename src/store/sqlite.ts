@@ -2,18 +2,19 @@
 // live records and written through: their row at every change, their output in batches, so a crash loses at most
 // the last batch. Ended tasks live in the database only and are read back (and checked) when asked for.
 import { rmSync } from "node:fs";
-import type { Database, Statement } from "better-sqlite3";
+import type { Database } from "better-sqlite3";
 import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, type TaskStore } from "../core/store.js";
 import { type ListPage, type ListQuery, mergePages } from "../core/task/list-query.js";
 import type { OutputChunk, StreamName } from "../core/task/output-log.js";
 import { isTerminal } from "../core/task/task.js";
 import type { TaskRecord } from "../core/task/task-record.js";
-import { describeDbError } from "./db-errors.js";
+import { describeDbError, isDiskFull } from "./db-errors.js";
 import { SqliteKeptAnswers } from "./kept-answers.js";
 import { MemoryStore } from "./memory.js";
 import { PageQueries } from "./page-queries.js";
 import { SqlPushConfigs } from "./push-configs.js";
 import { type ChunkRow, checkChunkRow, checkTaskRow, detailOf, recordOfRow, type TaskRow } from "./rows.js";
+import { lastEndedSeq, type TaskStatements, taskStatements } from "./task-statements.js";
 
 export interface SqliteStoreOptions {
   /** Output a task record keeps, both streams together. */
@@ -82,20 +83,7 @@ export class SqliteStore implements TaskStore {
   private readonly pages: PageQueries;
   readonly pushConfigs: SqlPushConfigs;
   readonly keptAnswers: SqliteKeptAnswers;
-  private readonly sql: Record<
-    | "upsert"
-    | "insertChunk"
-    | "insertAsciiChunk"
-    | "deleteChunks"
-    | "updateOutput"
-    | "selectTask"
-    | "selectChunks"
-    | "storedBytes"
-    | "selectN"
-    | "endedTotals"
-    | "retain",
-    Statement
-  >;
+  private readonly sql: TaskStatements;
 
   constructor(
     private readonly db: Database,
@@ -113,44 +101,7 @@ export class SqliteStore implements TaskStore {
     this.pages = new PageQueries(db);
     this.pushConfigs = new SqlPushConfigs(db, this.warn, () => !this.fallback && !this.closed);
     this.keptAnswers = new SqliteKeptAnswers(db, this.warn);
-    this.sql = {
-      upsert: db.prepare(
-        `INSERT INTO tasks (id, context_id, state, updated_at, ended_seq, pid, pid_start, stdout_dropped, stderr_dropped, bytes, detail)
-         VALUES (@id, @context_id, @state, @updated_at, @ended_seq, @pid, @pid_start, @stdout_dropped, @stderr_dropped, @bytes, @detail)
-         ON CONFLICT (id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
-           updated_at = excluded.updated_at, ended_seq = excluded.ended_seq, pid = excluded.pid,
-           pid_start = excluded.pid_start, stdout_dropped = excluded.stdout_dropped,
-           stderr_dropped = excluded.stderr_dropped, bytes = excluded.bytes, detail = excluded.detail
-         RETURNING n`,
-      ),
-      insertChunk: db.prepare("INSERT OR REPLACE INTO chunks (task, stream, seq, text) VALUES (?, ?, ?, ?)"),
-      // ASCII output as its bytes, stored as the text they are: no decoding and encoding again on the way in.
-      insertAsciiChunk: db.prepare(
-        "INSERT OR REPLACE INTO chunks (task, stream, seq, text) VALUES (?, ?, ?, CAST(? AS TEXT))",
-      ),
-      deleteChunks: db.prepare("DELETE FROM chunks WHERE task = ? AND stream = ? AND seq > ? AND seq < ?"),
-      updateOutput: db.prepare(
-        "UPDATE tasks SET stdout_dropped = ?, stderr_dropped = ?, bytes = octet_length(detail) + ? WHERE n = ?",
-      ),
-      selectTask: db.prepare("SELECT * FROM tasks WHERE id = ?"),
-      selectChunks: db.prepare("SELECT seq, stream, text FROM chunks WHERE task = ? ORDER BY stream, seq"),
-      storedBytes: db.prepare("SELECT sum(octet_length(text)) AS bytes FROM chunks WHERE task = ? AND stream = ?"),
-      selectN: db.prepare("SELECT n FROM tasks WHERE id = ?"),
-      // Cheap next to `retain` (a tenth of its time at 500 rows): most endings are within the limits.
-      endedTotals: db.prepare("SELECT count(*) AS count, total(bytes) AS bytes FROM tasks WHERE ended_seq IS NOT NULL"),
-      // The oldest ended tasks go first while more than `kept` have ended or their bytes pass the budget; the
-      // task that ended last always stays (as in src/store/memory.ts).
-      retain: db.prepare(
-        `DELETE FROM tasks WHERE id IN (
-           SELECT id FROM (
-             SELECT id, row_number() OVER newest AS place, sum(bytes) OVER newest AS running
-             FROM tasks
-             WHERE ended_seq IS NOT NULL AND id NOT IN (SELECT value FROM json_each(@hidden))
-             WINDOW newest AS (ORDER BY ended_seq DESC ROWS UNBOUNDED PRECEDING)
-           ) WHERE place > 1 AND (place > @kept OR running > @budget)
-         )`,
-      ),
-    };
+    this.sql = taskStatements(db);
     this.endedSeq = lastEndedSeq(db);
   }
 
@@ -448,19 +399,6 @@ export class SqliteStore implements TaskStore {
   }
 }
 
-function isDiskFull(error: unknown): boolean {
-  const code = (error as { code?: unknown })?.code;
-  return code === "SQLITE_FULL" || code === "ENOSPC" || code === "EDQUOT";
-}
-
 function keptBytes(record: TaskRecord): number {
   return record.stdout.keptBytes + record.stderr.keptBytes;
-}
-
-/** The place of the task that ended last; a row of the wrong shape can't push it past what JavaScript counts exactly. */
-export function lastEndedSeq(db: Database): number {
-  const row = db
-    .prepare("SELECT max(ended_seq) AS last FROM tasks WHERE typeof(ended_seq) = 'integer' AND ended_seq < 1 << 52")
-    .get() as { last: number | null };
-  return row.last ?? 0;
 }

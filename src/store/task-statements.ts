@@ -1,0 +1,66 @@
+// The prepared statements of the tasks and chunks tables (src/store/schema.ts), for src/store/sqlite.ts.
+import type { Database, Statement } from "better-sqlite3";
+
+export type TaskStatements = Record<
+  | "upsert"
+  | "insertChunk"
+  | "insertAsciiChunk"
+  | "deleteChunks"
+  | "updateOutput"
+  | "selectTask"
+  | "selectChunks"
+  | "storedBytes"
+  | "selectN"
+  | "endedTotals"
+  | "retain",
+  Statement
+>;
+
+export function taskStatements(db: Database): TaskStatements {
+  return {
+    upsert: db.prepare(
+      `INSERT INTO tasks (id, context_id, state, updated_at, ended_seq, pid, pid_start, stdout_dropped, stderr_dropped, bytes, detail)
+       VALUES (@id, @context_id, @state, @updated_at, @ended_seq, @pid, @pid_start, @stdout_dropped, @stderr_dropped, @bytes, @detail)
+       ON CONFLICT (id) DO UPDATE SET context_id = excluded.context_id, state = excluded.state,
+         updated_at = excluded.updated_at, ended_seq = excluded.ended_seq, pid = excluded.pid,
+         pid_start = excluded.pid_start, stdout_dropped = excluded.stdout_dropped,
+         stderr_dropped = excluded.stderr_dropped, bytes = excluded.bytes, detail = excluded.detail
+       RETURNING n`,
+    ),
+    insertChunk: db.prepare("INSERT OR REPLACE INTO chunks (task, stream, seq, text) VALUES (?, ?, ?, ?)"),
+    // ASCII output as its bytes, stored as the text they are: no decoding and encoding again on the way in.
+    insertAsciiChunk: db.prepare(
+      "INSERT OR REPLACE INTO chunks (task, stream, seq, text) VALUES (?, ?, ?, CAST(? AS TEXT))",
+    ),
+    deleteChunks: db.prepare("DELETE FROM chunks WHERE task = ? AND stream = ? AND seq > ? AND seq < ?"),
+    updateOutput: db.prepare(
+      "UPDATE tasks SET stdout_dropped = ?, stderr_dropped = ?, bytes = octet_length(detail) + ? WHERE n = ?",
+    ),
+    selectTask: db.prepare("SELECT * FROM tasks WHERE id = ?"),
+    selectChunks: db.prepare("SELECT seq, stream, text FROM chunks WHERE task = ? ORDER BY stream, seq"),
+    storedBytes: db.prepare("SELECT sum(octet_length(text)) AS bytes FROM chunks WHERE task = ? AND stream = ?"),
+    selectN: db.prepare("SELECT n FROM tasks WHERE id = ?"),
+    // Cheap next to `retain` (a tenth of its time at 500 rows): most endings are within the limits.
+    endedTotals: db.prepare("SELECT count(*) AS count, total(bytes) AS bytes FROM tasks WHERE ended_seq IS NOT NULL"),
+    // The oldest ended tasks go first while more than `kept` have ended or their bytes pass the budget; the
+    // task that ended last always stays (as in src/store/memory.ts).
+    retain: db.prepare(
+      `DELETE FROM tasks WHERE id IN (
+         SELECT id FROM (
+           SELECT id, row_number() OVER newest AS place, sum(bytes) OVER newest AS running
+           FROM tasks
+           WHERE ended_seq IS NOT NULL AND id NOT IN (SELECT value FROM json_each(@hidden))
+           WINDOW newest AS (ORDER BY ended_seq DESC ROWS UNBOUNDED PRECEDING)
+         ) WHERE place > 1 AND (place > @kept OR running > @budget)
+       )`,
+    ),
+  };
+}
+
+/** The place of the task that ended last; a row of the wrong shape can't push it past what JavaScript counts exactly. */
+export function lastEndedSeq(db: Database): number {
+  const row = db
+    .prepare("SELECT max(ended_seq) AS last FROM tasks WHERE typeof(ended_seq) = 'integer' AND ended_seq < 1 << 52")
+    .get() as { last: number | null };
+  return row.last ?? 0;
+}
