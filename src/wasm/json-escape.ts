@@ -44,6 +44,7 @@ function load(): Escaper | null {
  * no caller ever holds a view of that memory, which the next call overwrites.
  */
 export function escapedLine(data: Uint8Array, around: () => { head: string; tail: string }): Buffer | undefined {
+  if (!isUtf8(data)) return undefined;
   const end = escapeInPlace(data);
   if (end === undefined) return undefined;
   const escaped = (view as Buffer).subarray(INPUT_AT + data.length, end);
@@ -57,9 +58,10 @@ export function escapedLine(data: Uint8Array, around: () => { head: string; tail
 }
 
 /**
- * What JSON.stringify writes between its quotes for the text whose bytes are `data`, all of them ASCII, as a string:
- * escaped ASCII is ASCII, so it is copied out of the module's memory once, into a one-byte string that V8 keeps on its
- * heap and writes to a socket as it is. Undefined as for escapedLine.
+ * What JSON.stringify writes between its quotes for the text whose bytes are `data`, all of them ASCII (the caller
+ * has checked: ASCII is valid UTF-8), as a string: escaped ASCII is ASCII, so it is copied out of the module's memory
+ * once, into a one-byte string that V8 keeps on its heap and writes to a socket as it is. Undefined when `data` is
+ * over MAX_ESCAPED_INPUT or WebAssembly is not available.
  */
 export function escapedAscii(data: Uint8Array): string | undefined {
   const end = escapeInPlace(data);
@@ -71,11 +73,11 @@ export function escapedAscii(data: Uint8Array): string | undefined {
 let view: Buffer | undefined;
 
 /**
- * Escapes `data` into the module's memory, right after the input; returns where the output ends (it starts at
- * INPUT_AT + data.length). What is there is good only until the next call, hence not exported.
+ * Escapes `data`, valid UTF-8, into the module's memory, right after the input; returns where the output ends (it
+ * starts at INPUT_AT + data.length). What is there is good only until the next call, hence not exported.
  */
 function escapeInPlace(data: Uint8Array): number | undefined {
-  if (data.length > MAX_ESCAPED_INPUT || !isUtf8(data)) return undefined;
+  if (data.length > MAX_ESCAPED_INPUT) return undefined;
   const wasm = load();
   if (wasm === null) return undefined;
   const output = INPUT_AT + data.length;
