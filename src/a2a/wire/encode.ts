@@ -44,7 +44,7 @@ const framed = (value: unknown, frame: Framing): string => `${frame.head}${JSON.
  * a one-byte string (no decoding, and V8 writes it to a socket as it is), other valid UTF-8 with ANSI escapes into a
  * line of bytes. Either way the codec builds the shape around a marker (so the codec stays the one place that knows
  * the shape), and the escaped text goes where the marker's JSON is. Other non-ASCII text is decoded and given to
- * JSON.stringify: a new Buffer for each line costs the process page faults, and stdio lost 5-15 % by it
+ * JSON.stringify: a new Buffer for each line costs the process page faults, and stdio lost 7-19 % by it
  * (docs/benchmarks.md).
  */
 function outputJson(event: OutputEvent, shape: (event: OutputEvent) => unknown, frame: Framing): WireJson | undefined {
