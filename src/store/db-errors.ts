@@ -1,7 +1,9 @@
 // What went wrong with the state dir, in words: SQLite's result codes and the file system's errno codes.
 
+const DISK_FULL = /^(SQLITE_FULL|ENOSPC|EDQUOT)$/;
+
 const WORDS: ReadonlyArray<[RegExp, string]> = [
-  [/^(SQLITE_FULL|ENOSPC|EDQUOT)$/, "the disk is full"],
+  [DISK_FULL, "the disk is full"],
   [/^(SQLITE_READONLY.*|EROFS)$/, "it is read-only"],
   [/^(EACCES|EPERM|SQLITE_PERM|SQLITE_AUTH)$/, "permission denied"],
   [/^(SQLITE_CORRUPT.*)$/, "the database is damaged"],
@@ -28,5 +30,5 @@ export function isDamaged(error: unknown): boolean {
 
 export function isDiskFull(error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
-  return code === "SQLITE_FULL" || code === "ENOSPC" || code === "EDQUOT";
+  return typeof code === "string" && DISK_FULL.test(code);
 }
