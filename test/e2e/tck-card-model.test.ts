@@ -426,7 +426,7 @@ function modelChecks(binding: () => TckBinding, server: () => HttpServer): void 
       assert.ok(TERMINAL.includes(before.result?.status.state), `${task.id} has ended: ${JSON.stringify(before)}`);
       const refused = await b.cancel(task.id);
       assert.equal(refused.ok, false, `${before.result.status.state}: ${JSON.stringify(refused)}`);
-      assert.equal(refused.code, b.name === "jsonrpc" ? -32002 : 400);
+      assert.equal(refused.code, b.name === "jsonrpc" ? -32002 : 409);
       if (b.name === "http_json") assert.equal(refused.status, "FAILED_PRECONDITION");
       assert.equal(refused.reason, "TASK_NOT_CANCELABLE");
       const afterwards = await b.get(task.id);

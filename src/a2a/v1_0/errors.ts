@@ -36,7 +36,7 @@ export const TABLE: Record<CoreErrorCode, Row> = {
   envelope_rejected: row(A2A_CODES.invalidParams, "ADAPTER_COMMAND_REJECTED", 400, "INVALID_ARGUMENT", OUR_DOMAIN),
   invalid_params: row(A2A_CODES.invalidParams, "INVALID_PARAMS", 400, "INVALID_ARGUMENT"),
   task_not_found: row(A2A_CODES.taskNotFound, "TASK_NOT_FOUND", 404, "NOT_FOUND"),
-  task_not_cancelable: row(A2A_CODES.taskNotCancelable, "TASK_NOT_CANCELABLE", 400, "FAILED_PRECONDITION"),
+  task_not_cancelable: row(A2A_CODES.taskNotCancelable, "TASK_NOT_CANCELABLE", 409, "FAILED_PRECONDITION"),
   hitl_unknown: {
     ...row(A2A_CODES.hitlUnknown, "HITL_ALREADY_ANSWERED_OR_UNKNOWN", 409, "ABORTED", OUR_DOMAIN),
     message: "hitl_already_answered_or_unknown",
