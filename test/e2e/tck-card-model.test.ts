@@ -15,11 +15,12 @@
 //   the oneof of every part we send are ported.
 // Departures:
 // - CARD-STRUCT-001: the TCK validates the card as served against "Agent Card", whose additionalProperties is false;
-//   our card also carries the 0.3 fields url, preferredTransport and protocolVersion (CONTRACT 8.2), which that
-//   schema refuses, so the schema half is checked on the card without them (card10).
+//   our card also carries the 0.3 fields url, preferredTransport and protocolVersion (CONTRACT 8.2; the official
+//   Python SDK adds them back the same way when a 0.3 interface is declared), which that schema refuses, so the
+//   schema half is checked on the card without them (card10).
 // - The TCK proves DM-* by validating against the JSON schema alone, which has no `required` and takes enum numbers;
 //   here the proto's REQUIRED fields (specification/a2a.proto) and the enum names are asserted as well.
-// - CORE-CANCEL-002 on HTTP+JSON: 400 FAILED_PRECONDITION, as CONTRACT 8.3 says (A2A §5.4's table: 409 Conflict).
+// - CORE-CANCEL-002 on HTTP+JSON: 409 FAILED_PRECONDITION, as A2A 1.0 §5.4's table and CONTRACT 8.3 say.
 // Also proven under range titles: CARD-CACHE-002/003 (tck-rest "CARD-CACHE-001..003"), CORE-HIST-005/006 and
 // CORE-CANCEL-002 (tck-core), JSONRPC-ERR-002/003 (tck-jsonrpc "JSONRPC-ERR-001..003"), VER-SERVER-002 (inside
 // JSONRPC-SSE-002 and HTTP_JSON-STATUS-001); the tests here name them and go further.
