@@ -1,25 +1,9 @@
-// Signed agent cards (docs/reference.md, "Signed cards"): a detached JWS (RFC 7515, flattened) over the card's
-// canonical payload, carried in the card's `signatures` as A2A 1.0's AgentCardSignature `{ protected, signature }`.
-import canonicalize from "canonicalize";
+// Signed agent cards (docs/reference.md, "Signed cards"): detached JWS (RFC 7515, flattened) over the card's
+// canonical payloads (card-payload.ts), carried in the card's `signatures` as A2A 1.0's AgentCardSignature
+// `{ protected, signature }`: first over the payload of A2A 1.0 §8.4.1, then over the one the A2A SDKs verify.
 import { FlattenedSign, type JWK } from "jose";
+import { cardPayload, sdkCardPayload } from "./card-payload.js";
 import type { CardSigningKey } from "./signing-key.js";
-
-/** The fields of the 1.0 AgentCard message (a2a.proto): the only ones a signature covers. */
-const AGENT_CARD_FIELDS = [
-  "name",
-  "description",
-  "supportedInterfaces",
-  "provider",
-  "version",
-  "documentationUrl",
-  "capabilities",
-  "securitySchemes",
-  "securityRequirements",
-  "defaultInputModes",
-  "defaultOutputModes",
-  "skills",
-  "iconUrl",
-];
 
 /** Cards signed at most: one per Host the card was asked under (the host guard limits them) and per kind. */
 const MAX_SIGNED_CARDS = 64;
@@ -29,49 +13,9 @@ export interface AgentCardSignature {
   signature: string;
 }
 
-/**
- * The JWS payload of a card: its AgentCard fields with proto3 defaults left out and without `signatures`, then
- * canonical JSON (RFC 8785), as A2A 1.0 §8.4.1 says and as the A2A SDKs compute it on verifying (they read the card
- * as the proto message, then drop empty strings, lists and objects). Fields outside the 1.0 message (the 0.3
- * fields url, preferredTransport, protocolVersion) are not covered: a verifier never sees them in the payload.
- */
-export function cardPayload(card: Record<string, unknown>): string {
-  const fields: Record<string, unknown> = {};
-  for (const name of AGENT_CARD_FIELDS) if (card[name] !== undefined) fields[name] = card[name];
-  return canonicalize(withoutEmpty(withoutDefaults(fields)) ?? {}) as string;
-}
-
-/** AgentExtension.required is a plain proto3 bool: false is its default, which the proto's JSON leaves out. */
-function withoutDefaults(fields: Record<string, unknown>): Record<string, unknown> {
-  const capabilities = fields.capabilities as { extensions?: Array<Record<string, unknown>> } | undefined;
-  if (!Array.isArray(capabilities?.extensions)) return fields;
-  const extensions = capabilities.extensions.map(({ required, ...extension }) =>
-    required === false ? extension : { ...extension, required },
-  );
-  return { ...fields, capabilities: { ...capabilities, extensions } };
-}
-
-/** What the SDKs drop before canonicalizing: "", null, [] and {} (recursively, so a list of empty objects goes too). */
-function withoutEmpty(value: unknown): unknown {
-  if (value === "" || value === null || value === undefined) return undefined;
-  if (Array.isArray(value)) {
-    const items = value.map(withoutEmpty).filter((item) => item !== undefined);
-    return items.length > 0 ? items : undefined;
-  }
-  if (typeof value === "object") {
-    const kept: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      const cleaned = withoutEmpty(item);
-      if (cleaned !== undefined) kept[key] = cleaned;
-    }
-    return Object.keys(kept).length > 0 ? kept : undefined;
-  }
-  return value;
-}
-
 /** Signs cards with one key; each distinct card is signed once, so its text (and ETag) stays the same. */
 export class CardSigner {
-  private readonly signed = new Map<string, AgentCardSignature>();
+  private readonly signed = new Map<string, AgentCardSignature[]>();
 
   constructor(readonly key: CardSigningKey) {}
 
@@ -85,24 +29,30 @@ export class CardSigner {
     return { keys: [{ ...this.key.publicJwk, kid: this.key.kid, alg: this.key.alg, use: "sig" }] };
   }
 
-  /** `card` with its signature; `jku` names where the key set is served (none on stdio, which has no URL). */
+  /** `card` with its signatures; `jku` names where the key set is served (none on stdio, which has no URL). */
   async sign<C extends Record<string, unknown>>(
     card: C,
     jku?: string,
   ): Promise<Omit<C, "signatures"> & { signatures: AgentCardSignature[] }> {
     const { signatures: _old, ...unsigned } = card;
     const payload = cardPayload(unsigned);
+    // The SDKs' payload is made from the same fields, so the first payload says which card this is.
     const cacheKey = `${jku ?? ""}\n${payload}`;
-    let signature = this.signed.get(cacheKey);
-    if (signature === undefined) {
-      const jws = await new FlattenedSign(new TextEncoder().encode(payload))
-        .setProtectedHeader({ alg: this.key.alg, typ: "JOSE", kid: this.key.kid, ...(jku ? { jku } : {}) })
-        .sign(this.key.privateKey);
-      signature = { protected: jws.protected as string, signature: jws.signature };
+    let signatures = this.signed.get(cacheKey);
+    if (signatures === undefined) {
+      const payloads = [...new Set([payload, sdkCardPayload(unsigned)])];
+      signatures = await Promise.all(payloads.map((text) => this.signature(text, jku)));
       if (this.signed.size >= MAX_SIGNED_CARDS) this.signed.delete(this.signed.keys().next().value as string);
     } else this.signed.delete(cacheKey);
-    this.signed.set(cacheKey, signature);
-    return { ...unsigned, signatures: [signature] };
+    this.signed.set(cacheKey, signatures);
+    return { ...unsigned, signatures };
+  }
+
+  private async signature(payload: string, jku: string | undefined): Promise<AgentCardSignature> {
+    const jws = await new FlattenedSign(new TextEncoder().encode(payload))
+      .setProtectedHeader({ alg: this.key.alg, typ: "JOSE", kid: this.key.kid, ...(jku ? { jku } : {}) })
+      .sign(this.key.privateKey);
+    return { protected: jws.protected as string, signature: jws.signature };
   }
 }
 

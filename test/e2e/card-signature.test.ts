@@ -17,6 +17,7 @@ import {
   type JWK,
   type JWSHeaderParameters,
 } from "jose";
+import { cardPayload } from "../../src/a2a/card-payload.js";
 import { startBridge } from "../helpers/bridge.js";
 import { FIXTURES, runCli } from "../helpers/cli.js";
 import { type HttpServer, startHttp } from "../helpers/http-server.js";
@@ -26,15 +27,23 @@ import type { Wire } from "../helpers/wire.js";
 const V1 = { "A2A-Version": "1.0" };
 type Signed = { signatures: Array<{ protected: string; signature: string }> } & Record<string, unknown>;
 
-/** The card's one signature, verified with jose against `jwks` over the payload the A2A SDK computes. */
+/**
+ * The card's two signatures verified with jose against `jwks`: the first over the payload of A2A 1.0 §8.4.1, the
+ * second over the one the A2A SDK computes; the protected header, the same on both, is returned.
+ */
 async function verified(card: Signed, jwks: { keys: JWK[] }): Promise<JWSHeaderParameters> {
-  assert.equal(card.signatures.length, 1);
-  const [signature] = card.signatures;
-  assert.ok(signature);
-  const payload = base64url.encode(canonicalizeAgentCard(card as never));
-  const { protectedHeader } = await flattenedVerify({ ...signature, payload }, createLocalJWKSet(jwks));
-  assert.ok(protectedHeader);
-  return protectedHeader;
+  assert.equal(card.signatures.length, 2);
+  const { signatures, ...unsigned } = card;
+  const payloads = [cardPayload(unsigned), canonicalizeAgentCard(card as never)];
+  const headers: JWSHeaderParameters[] = [];
+  for (const [index, signature] of signatures.entries()) {
+    const payload = base64url.encode(payloads[index] as string);
+    const { protectedHeader } = await flattenedVerify({ ...signature, payload }, createLocalJWKSet(jwks));
+    assert.ok(protectedHeader);
+    headers.push(protectedHeader);
+  }
+  assert.deepEqual(headers[1], headers[0]);
+  return headers[0] as JWSHeaderParameters;
 }
 
 /** The A2A SDK's own verifier, its key found by kid in `jwks` (its console.debug of a refusal muted). */
@@ -55,6 +64,7 @@ async function sdkVerified(card: Signed, jwks: { keys: JWK[] }): Promise<void> {
 /** The key set named by the card's jku, fetched from the server (without a token: it is public). */
 async function jwksOf(server: HttpServer, card: Signed): Promise<{ keys: JWK[] }> {
   const { jku } = decodeProtectedHeader(card.signatures[0] as { protected: string });
+  assert.equal(decodeProtectedHeader(card.signatures[1] as { protected: string }).jku, jku);
   assert.equal(jku, `${server.url}/.well-known/jwks.json`);
   const answer = await server.fetch(jku as string, { noAuth: true });
   assert.equal(answer.status, 200, answer.text);
@@ -104,12 +114,15 @@ describe("serve --http: signed cards, a fresh key", () => {
   it("a card changed in one field, or its protected header changed, is refused", async () => {
     const card = (await server.fetch("/.well-known/agent-card.json", { noAuth: true })).body as Signed;
     const jwks = await jwksOf(server, card);
-    const [signature] = card.signatures as [{ protected: string; signature: string }];
-    const header = decodeProtectedHeader(signature);
-    const forged = base64url.encode(JSON.stringify({ ...header, jku: "http://evil.example/jwks.json" }));
+    const forged = card.signatures.map((signature) => ({
+      ...signature,
+      protected: base64url.encode(
+        JSON.stringify({ ...decodeProtectedHeader(signature), jku: "http://evil.example/jwks.json" }),
+      ),
+    }));
     for (const tampered of [
       { ...card, description: "Runs anything." },
-      { ...card, signatures: [{ ...signature, protected: forged }] },
+      { ...card, signatures: forged },
     ]) {
       await assert.rejects(verified(tampered, jwks), { code: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" });
       await assert.rejects(sdkVerified(tampered, jwks), /No valid signatures/);

@@ -1,6 +1,7 @@
-// Signed agent cards (docs/reference.md, "Signed cards"): the payload is the one the A2A SDK computes on verifying,
-// a signature verifies with jose against the served key set and with the SDK's own verifier, and a card or a
-// protected header changed after signing is refused. The keys: PEM and JWK, Ed25519 and P-256, and clear
+// Signed agent cards (docs/reference.md, "Signed cards"): the first payload is A2A 1.0 §8.4.1's (its own example
+// as a test vector), the second the one the A2A SDK computes on verifying; the signatures verify with jose against
+// the served key set and with the SDK's own verifier, and a card or a protected header changed after signing is
+// refused. The keys: PEM and JWK, Ed25519 and P-256, and clear
 // refusals of anything else.
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
@@ -11,7 +12,8 @@ import { canonicalizeAgentCard, verifyAgentCardSignature } from "@a2a-js/sdk";
 import fc from "fast-check";
 import { base64url, createLocalJWKSet, flattenedVerify, type JWK } from "jose";
 import { agentCard10, extendedCard, type OperatorSetup, stdioCard10 } from "../../src/a2a/card.js";
-import { type AgentCardSignature, CardSigner, cardPayload, jwksUrl } from "../../src/a2a/card-signature.js";
+import { cardPayload, sdkCardPayload } from "../../src/a2a/card-payload.js";
+import { type AgentCardSignature, CardSigner, jwksUrl } from "../../src/a2a/card-signature.js";
 import { parseSigningKey, SigningKeyError } from "../../src/a2a/signing-key.js";
 import { KEPT_KEY_FILE, obtainSigningKey } from "../../src/store/signing-key-file.js";
 import { tempDir } from "../helpers/state-dir.js";
@@ -50,7 +52,7 @@ function jwk(type: "ed25519" | "p256"): JWK {
 
 const signerOf = async (type: "ed25519" | "p256") => new CardSigner(await parseSigningKey(pem(type), "a test key"));
 
-/** Verifies `card` as a client would: its payload recomputed, the key found by kid in the served key set. */
+/** Verifies `card`'s first signature as A2A 1.0 §8.4.3 says: its payload recomputed, the key found by kid. */
 async function verify(card: SignedCard, jwks: { keys: JWK[] }) {
   const { signatures, ...unsigned } = card;
   const [signature] = signatures;
@@ -73,23 +75,41 @@ async function sdkVerify(card: SignedCard, jwks: { keys: JWK[] }): Promise<void>
   }
 }
 
-describe("cardPayload: the JWS payload", () => {
-  for (const [name, card] of Object.entries(CARDS))
-    it(`is what the A2A SDK canonicalizes for ${name}`, () => {
-      assert.equal(cardPayload(card), canonicalizeAgentCard(card as never));
-    });
+describe("the JWS payloads", () => {
+  it("cardPayload: the example of A2A 1.0 §8.4.1 gives the text it shows", () => {
+    const fragment = {
+      name: "Example Agent",
+      description: "",
+      capabilities: { streaming: false, pushNotifications: false, extensions: [] },
+      skills: [],
+    };
+    assert.equal(
+      cardPayload(fragment),
+      '{"capabilities":{"pushNotifications":false,"streaming":false},"description":"","name":"Example Agent","skills":[]}',
+    );
+  });
 
-  it("is RFC 8785 JSON of the 1.0 fields, without signatures, defaults or the 0.3 fields", () => {
-    const card = CARDS["the HTTP card"] as Record<string, unknown>;
+  it("cardPayload covers every field of the card (the 0.3 ones too) but signatures and proto3 defaults", () => {
+    const card = CARDS["the HTTP extended card"] as Record<string, unknown>;
     const payload = cardPayload({ ...card, signatures: [{ protected: "x", signature: "y" }] });
     assert.equal(payload, cardPayload(card));
     const parsed = JSON.parse(payload);
-    for (const field of ["signatures", "url", "preferredTransport", "protocolVersion"]) assert.ok(!(field in parsed));
-    assert.equal(JSON.stringify(parsed.capabilities.extensions[0]).includes('"required"'), false);
-    // Sorted keys and no whitespace: the canonical text is its own re-canonicalization.
-    assert.deepEqual(Object.keys(parsed), [...Object.keys(parsed)].sort());
+    assert.deepEqual(Object.keys(parsed), Object.keys(card).sort());
+    // AgentExtension.required is a plain bool: false is left out, true kept; a Struct is kept as it is.
+    const [adapter, hitl, runtime] = parsed.capabilities.extensions;
+    assert.equal("required" in adapter, false);
+    assert.deepEqual(hitl.params, {});
+    assert.equal(runtime.required, undefined);
+    assert.equal(adapter.params.limits.max_line_bytes, null);
+    // A map entry whose StringList is empty is an empty message, kept.
+    assert.deepEqual(parsed.securityRequirements, [{ schemes: { bearer: {} } }]);
     assert.doesNotMatch(payload, /\n|": /);
   });
+
+  for (const [name, card] of Object.entries(CARDS))
+    it(`sdkCardPayload is what the A2A SDK canonicalizes for ${name}`, () => {
+      assert.equal(sdkCardPayload(card), canonicalizeAgentCard(card as never));
+    });
 });
 
 describe("CardSigner", () => {
@@ -101,7 +121,9 @@ describe("CardSigner", () => {
       assert.equal("d" in (jwks.keys[0] as JWK), false, "the key set holds the public key only");
       for (const card of Object.values(CARDS)) {
         const signed = (await signer.sign(card, jwksUrl(BASE))) as SignedCard;
-        assert.deepEqual(Object.keys(signed.signatures[0] as object).sort(), ["protected", "signature"]);
+        assert.equal(signed.signatures.length, 2, "one over each payload");
+        for (const signature of signed.signatures)
+          assert.deepEqual(Object.keys(signature).sort(), ["protected", "signature"]);
         const { protectedHeader } = await verify(signed, jwks);
         assert.deepEqual(protectedHeader, {
           alg: type === "ed25519" ? "EdDSA" : "ES256",
@@ -119,6 +141,16 @@ describe("CardSigner", () => {
     const { protectedHeader } = await verify(signed, signer.jwks());
     assert.equal(protectedHeader?.jku, undefined);
     assert.equal(protectedHeader?.kid, signer.key.kid);
+  });
+
+  it("a changed 0.3 field (outside the SDKs' payload) is refused by a verifier of the §8.4.1 payload", async () => {
+    const signer = await signerOf("ed25519");
+    const jwks = signer.jwks();
+    const signed = (await signer.sign(CARDS["the HTTP card"] as Record<string, unknown>, jwksUrl(BASE))) as SignedCard;
+    const moved = { ...signed, url: "http://evil.example/a2a/jsonrpc" };
+    await assert.rejects(verify(moved, jwks), { code: "ERR_JWS_SIGNATURE_VERIFICATION_FAILED" });
+    // What the SDKs do not read, they cannot check (docs/security.md, "Signed agent cards").
+    await sdkVerify(moved, jwks);
   });
 
   it("a card with one field changed, or with another card's signature, is refused", async () => {
