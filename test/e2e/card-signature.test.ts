@@ -1,7 +1,10 @@
 // Signed agent cards against the built binary (docs/reference.md, "Signed cards"): the card and the extended card
 // verify, with jose and with the A2A SDK's verifier, against the key set fetched from the jku of their protected
 // header; --signing-key takes PEM and JWK keys and refuses a bad one at once (exit 2); a key kept in --state-dir
-// survives a restart.
+// survives a restart. The TCK's signing checks (a2aproject/a2a-tck, tests/compatibility/agent_card/
+// test_agent_card_signing.py: CARD-SIGN-001/002, the signature verifies over the §8.4.1 payload; CARD-SIGN-003, the
+// protected header has alg and kid) are named where they are proven; the TCK verifies with a trusted key only,
+// here the key set of the jku is trusted, since the test started the server.
 import assert from "node:assert/strict";
 import { generateKeyPairSync } from "node:crypto";
 import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -43,6 +46,11 @@ async function verified(card: Signed, jwks: { keys: JWK[] }): Promise<JWSHeaderP
     headers.push(protectedHeader);
   }
   assert.deepEqual(headers[1], headers[0]);
+  // CARD-SIGN-003: alg and kid, non-empty strings.
+  for (const name of ["alg", "kid"] as const) {
+    const value = headers[0]?.[name];
+    assert.ok(typeof value === "string" && value !== "", `${name}: ${value}`);
+  }
   return headers[0] as JWSHeaderParameters;
 }
 
@@ -87,7 +95,7 @@ describe("serve --http: signed cards, a fresh key", () => {
     await server.close();
   });
 
-  it("the card verifies against the key set at its jku, with jose and with the A2A SDK", async () => {
+  it("CARD-SIGN-001/002/003: the card verifies against the key set at its jku, with jose and with the A2A SDK", async () => {
     const answer = await server.fetch("/.well-known/agent-card.json", { noAuth: true });
     assert.equal(answer.status, 200);
     const card = answer.body as Signed;
