@@ -164,6 +164,10 @@ export async function main(argv: string[]): Promise<number> {
         .default([], "none"),
     )
     .option("--push-timeout-ms <ms>", "how long one push delivery may take (default: 10000)", positiveInt)
+    .option(
+      "--signing-key <file>",
+      "sign the agent cards with this Ed25519 or P-256 private key, PEM or JWK (default: the state dir's, else a new one)",
+    )
     .option("--quiet", "--http: no access line per request on stderr")
     .action(async (flags: ServeFlags, command: Command) => {
       const given = (names: string[]) => names.filter((name) => command.getOptionValueSource(name) === "cli");

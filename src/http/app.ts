@@ -4,6 +4,7 @@ import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10, type RuntimeCard } from "../a2a/card.js";
+import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { accessLog } from "./access-log.js";
@@ -22,6 +23,8 @@ export interface AppOptions {
   instanceId: string;
   /** How the card declares the runtime's own extensions (CONTRACT 9). */
   runtime?: RuntimeCard;
+  /** Signs the card; its public key is served at /.well-known/jwks.json (docs/reference.md, "Signed cards"). */
+  signer?: CardSigner;
   /** Host header values that name this server (src/http/hosts.ts); filled in once the port is known. */
   allowedHosts: Set<string>;
   allowOrigins: readonly string[];
@@ -47,13 +50,23 @@ export function createApp(options: AppOptions): Hono {
   if (options.accessLog) app.use("*", accessLog(options.accessLog));
   app.use("*", hostGuard(options.allowedHosts), ...originGuards(options.allowOrigins));
 
-  app.use("/.well-known/agent-card.json", ...cardCaching(new Date()));
-  app.get("/.well-known/agent-card.json", (c) => {
+  const started = new Date();
+  app.use("/.well-known/agent-card.json", ...cardCaching(started));
+  app.get("/.well-known/agent-card.json", async (c) => {
     // The Host passed hostGuard: it names this server, as the client reached it.
     const base = `http://${c.req.header("host")?.toLowerCase()}`;
     const card = agentCard10(options.version, options.instanceId, base, options.runtime);
-    return c.json(card, 200, { "Cache-Control": CARD_CACHE });
+    return c.json(await signedCard(options.signer, card, base), 200, { "Cache-Control": CARD_CACHE });
   });
+  const { signer } = options;
+  if (signer) {
+    // The key changes only with a new process, as the card does: the same caching.
+    app.use("/.well-known/jwks.json", ...cardCaching(started));
+    const jwks = JSON.stringify(signer.jwks());
+    app.get("/.well-known/jwks.json", (c) =>
+      c.body(jwks, 200, { "Content-Type": "application/jwk-set+json", "Cache-Control": CARD_CACHE }),
+    );
+  }
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   consoleRoutes(app);
 

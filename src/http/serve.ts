@@ -81,6 +81,7 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     version: options.version,
     instanceId: dispatcher.instanceId,
     ...(methodDeps.runtime ? { runtime: methodDeps.runtime } : {}),
+    signer: runtime.signer,
     allowedHosts: hosts,
     allowOrigins: options.allowOrigin.map((origin) => parseOrigin(origin) as string),
     token: token?.value,

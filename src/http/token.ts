@@ -1,22 +1,10 @@
 // Where the bearer token comes from (CONTRACT 8.1): --token-file, else ADAPTER_COMMAND_TOKEN, else a fresh 256-bit
 // token written with mode 0600 to DIR/token (--state-dir) or to a private temporary directory. docs/security.md.
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  fstatSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  readSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, constants, fchmodSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { kindOf } from "../io/file-kind.js";
+import { readSecretFile, SecretFileError } from "../io/secret-file.js";
 
 export const TOKEN_ENV = "ADAPTER_COMMAND_TOKEN";
 /** The characters RFC 6750 allows in a bearer token (b64token). */
@@ -45,33 +33,14 @@ function checked(value: string, where: string): string {
 }
 
 function readTokenFile(path: string): { value: string; warnings: string[] } {
-  let fd: number;
   try {
-    // stat first: opening a FIFO with no writer would wait for one (as validate reads its files, input-file.ts).
-    const before = statSync(path);
-    if (!before.isFile())
-      throw new TokenError(`expected --token-file ${path} to be a regular file, found ${kindOf(before)}`);
-    // O_NONBLOCK, and fstat of what was opened: a path swapped for a FIFO after the stat still cannot block us.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const { bytes, warning } = readSecretFile(path, "--token-file", MAX_TOKEN_FILE_BYTES);
+    return {
+      value: checked(bytes.toString("utf8").trim(), `--token-file ${path}`),
+      warnings: warning ? [warning] : [],
+    };
   } catch (error) {
-    if (error instanceof TokenError) throw error;
-    throw new TokenError(`cannot read --token-file ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
-  }
-  try {
-    const opened = fstatSync(fd);
-    if (!opened.isFile())
-      throw new TokenError(`expected --token-file ${path} to be a regular file, found ${kindOf(opened)}`);
-    const buffer = Buffer.alloc(MAX_TOKEN_FILE_BYTES + 1);
-    const length = readSync(fd, buffer, 0, buffer.length, null);
-    if (length > MAX_TOKEN_FILE_BYTES)
-      throw new TokenError(`expected a token file of at most ${MAX_TOKEN_FILE_BYTES} bytes at ${path}, found more`);
-    const value = checked(buffer.subarray(0, length).toString("utf8").trim(), `--token-file ${path}`);
-    const mode = opened.mode & 0o777;
-    const warnings =
-      mode & 0o077 ? [`--token-file ${path} can be read by other users (mode ${mode.toString(8)}); chmod 600 it`] : [];
-    return { value, warnings };
-  } finally {
-    closeSync(fd);
+    throw error instanceof SecretFileError ? new TokenError(error.message) : error;
   }
 }
 

@@ -11,6 +11,7 @@ import {
   type RuntimeCard,
   stdioCard10,
 } from "../a2a/card.js";
+import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { getRequestOf } from "../a2a/decode.js";
 import type { Idempotency, IdempotentCall } from "../a2a/idempotency.js";
 import { idempotencyKey, isUuid, requestHash, SEND_METHOD_NAMES } from "../a2a/idempotency-hash.js";
@@ -64,6 +65,8 @@ export interface MethodDeps {
   idempotency?: Idempotency;
   /** What GetExtendedAgentCard adds to the card (CONTRACT 8.2); without it, the extended card is not configured. */
   operator?: Omit<OperatorSetup, "containment">;
+  /** Signs the 1.0 extended card (docs/reference.md, "Signed cards"). */
+  signer?: CardSigner;
 }
 
 /** The methods that answer with a stream. */
@@ -196,10 +199,14 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     // Follows the task through its prompts and answers, to its end (A2A 1.0 §3.1.6, CONTRACT 7.3).
     SubscribeToTask: (params) => stream10(service.subscribe(getRequest10(params).id, ended, true), true),
     GetExtendedAgentCard: (_params, context) =>
-      extended(
-        context.base === undefined
-          ? stdioCard10(deps.version, dispatcher.instanceId, runtimeCard)
-          : agentCard10(deps.version, dispatcher.instanceId, context.base, runtimeCard),
+      signedCard(
+        deps.signer,
+        extended(
+          context.base === undefined
+            ? stdioCard10(deps.version, dispatcher.instanceId, runtimeCard)
+            : agentCard10(deps.version, dispatcher.instanceId, context.base, runtimeCard),
+        ),
+        context.base,
       ),
     ...pushMethods10(service),
   };

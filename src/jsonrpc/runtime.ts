@@ -3,11 +3,13 @@
 import { resolve } from "node:path";
 import { AnswerCache, DEFAULT_TTL_SECONDS, MAX_ENTRIES } from "../a2a/answer-cache.js";
 import type { OperatorSetup } from "../a2a/card.js";
+import { CardSigner } from "../a2a/card-signature.js";
 import { Idempotency } from "../a2a/idempotency.js";
 import { DEFAULT_PUSH_TIMEOUT_MS } from "../a2a/push/deliverer.js";
 import { PushService } from "../a2a/push/push-service.js";
 import { allowedHostOf, WebhookHosts } from "../a2a/push/webhook-hosts.js";
 import { A2aService } from "../a2a/service.js";
+import { SigningKeyError } from "../a2a/signing-key.js";
 import { DEFAULT_SETTLE_MS } from "../core/hitl/prompt.js";
 import { MemoryPushConfigs } from "../core/push-configs.js";
 import type { TaskStore } from "../core/store.js";
@@ -15,6 +17,7 @@ import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/task/dispatcher.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
 import { MemoryStore } from "../store/memory.js";
 import { openStateStore } from "../store/open.js";
+import { obtainSigningKey } from "../store/signing-key-file.js";
 import { createMethods, type MethodDeps } from "./methods.js";
 
 export interface RuntimeOptions {
@@ -38,6 +41,8 @@ export interface RuntimeOptions {
   requireExtensions?: boolean;
   /** `--idempotency-ttl-seconds` (CONTRACT 9.1). */
   idempotencyTtlSeconds?: number;
+  /** `--signing-key`: the card signing key's file (else the state dir's kept key, else a fresh one). */
+  signingKey?: string;
 }
 
 export interface Runtime {
@@ -45,6 +50,8 @@ export interface Runtime {
   service: A2aService;
   methods: ReturnType<typeof createMethods>;
   push: PushService;
+  /** Signs the cards (docs/reference.md, "Signed cards"). */
+  signer: CardSigner;
   /** What every binding's method table is made from (stdio makes its own table from these). */
   methodDeps: MethodDeps;
   /** What the extended card tells an authenticated caller (CONTRACT 8.2). */
@@ -77,6 +84,17 @@ export async function createRuntime(
     if (!opened.ok) return { error: opened.message, exitCode: opened.exitCode };
     store = opened.store;
     instanceId = opened.instanceId;
+  }
+  let signer: CardSigner;
+  try {
+    const obtained = await obtainSigningKey(options);
+    for (const warning of obtained.warnings) log(warning);
+    signer = new CardSigner(obtained.key);
+    log(`signing the agent cards with key ${obtained.key.kid} (${obtained.key.alg}, ${obtained.source})`);
+  } catch (error) {
+    store.close?.();
+    if (error instanceof SigningKeyError) return { error: error.message, exitCode: 2 };
+    throw error;
   }
   const dispatcher = new Dispatcher({
     workspace: resolve(options.workspace),
@@ -123,11 +141,12 @@ export async function createRuntime(
       maxCacheEntries: MAX_ENTRIES,
     },
     idempotency: new Idempotency(cache),
+    signer,
   };
   const methods = createMethods(methodDeps);
   const close = () => {
     push.close();
     store.close?.();
   };
-  return { dispatcher, service, methods, methodDeps, operator, push, close };
+  return { dispatcher, service, methods, methodDeps, operator, push, signer, close };
 }

@@ -22,6 +22,7 @@ export interface ServeOptions {
   pushTimeoutMs?: number;
   requireExtensions?: boolean;
   idempotencyTtlSeconds?: number;
+  signingKey?: string;
 }
 
 // With the 1 s the binary allows for open handles after that, the bridge exits within the 5 s of CONTRACT 5.5.
