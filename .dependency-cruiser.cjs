@@ -9,7 +9,7 @@ module.exports = {
         "The core (src/core) knows nothing of A2A, JSON-RPC, HTTP, stdio, screens, stores or commands: they are passed in.",
       severity: "error",
       from: { path: "^src/core/" },
-      to: { path: "^src/(a2a|jsonrpc|stdio|http|ui|web|store|commands|io)/|^src/cli\\.ts$" },
+      to: { path: "^src/(a2a|jsonrpc|stdio|http|ui|web|store|commands|io|client)/|^src/cli\\.ts$" },
     },
     {
       name: "no-command-below-cli",
@@ -25,6 +25,21 @@ module.exports = {
       severity: "error",
       from: { path: "^src/a2a/" },
       to: { path: "^src/(jsonrpc|stdio|http|ui|web|commands)/|^src/cli\\.ts$" },
+    },
+    {
+      name: "client-serves-commands",
+      comment:
+        "The A2A client (src/client) is used by commands only: no binding, service or front end depends on it, and it takes nothing from the commands.",
+      severity: "error",
+      from: { path: "^src/(a2a|jsonrpc|stdio|http|ui|web|store|io)/" },
+      to: { path: "^src/client/" },
+    },
+    {
+      name: "client-below-commands",
+      comment: "The client takes nothing from src/commands or the CLI: the commands wire it up.",
+      severity: "error",
+      from: { path: "^src/client/" },
+      to: { path: "^src/commands/|^src/cli\\.ts$" },
     },
     {
       name: "no-unresolvable",

@@ -2,6 +2,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import type { RunOptions } from "./commands/run.js";
+import type { TasksOptions } from "./commands/tasks.js";
 import { EXIT } from "./exit-codes.js";
 import type { HttpServeOptions } from "./http/serve.js";
 import type { ServeOptions } from "./stdio/serve.js";
@@ -46,6 +47,8 @@ const workspaceOption = () =>
 
 // Type-only imports: the commands themselves are loaded when they run, so each stays quick to start.
 type RunFlags = Omit<RunOptions, "json"> & { json?: boolean };
+type RemoteFlags = { server?: string; tokenFile?: string; binding?: "jsonrpc" | "rest" };
+type TasksFlags = TasksOptions & { server: string; json?: string | boolean };
 type ServeFlags = Omit<ServeOptions, "version"> &
   Omit<HttpServeOptions, "version"> & { stdio?: boolean; http?: boolean };
 
@@ -111,10 +114,80 @@ export async function main(argv: string[]): Promise<number> {
     .option("--settle-ms <ms>", "quiet time before a prompt is raised (default: 150)", positiveInt)
     .option("--max-output-bytes <n>", "output the task record keeps (default: 8 MiB)", positiveInt)
     .option("--verbose", "also say which containment guard keeps the command's processes in check")
-    .action(async (file: string, flags: RunFlags) => {
-      const { runCommand } = await import("./commands/run.js");
-      code = await runCommand(file, { ...flags, json: flags.json === true }, io);
+    .option("--server <url>", "run it on the A2A runtime at this URL instead of here (docs/reference.md)")
+    .option("--token-file <file>", "--server: the bearer token's file (else $ADAPTER_COMMAND_TOKEN)")
+    .addOption(
+      new Option("--binding <binding>", "--server: use this binding of the card (default: the card's order)").choices([
+        "jsonrpc",
+        "rest",
+      ]),
+    )
+    .action(async (file: string, flags: RunFlags & RemoteFlags, command: Command) => {
+      const given = (names: string[]) => names.filter((name) => command.getOptionValueSource(name) === "cli");
+      if (flags.server === undefined) {
+        if (given(["tokenFile", "binding"]).length > 0)
+          return remoteUsage("run", "--token-file and --binding need --server");
+        const { runCommand } = await import("./commands/run.js");
+        code = await runCommand(file, { ...flags, json: flags.json === true }, io);
+        return;
+      }
+      const local = given(["workspace", "settleMs", "maxOutputBytes"]);
+      if (local.length > 0)
+        return remoteUsage("run", "--workspace, --settle-ms and --max-output-bytes are the server's with --server");
+      const { runRemote } = await import("./commands/run-remote.js");
+      code = await runRemote(file, { ...flags, server: flags.server, json: flags.json === true }, io);
     });
+
+  // A task on a server: the A2A task methods from the terminal (docs/reference.md, "tasks").
+  const remoteUsage = (name: string, text: string) => {
+    process.stderr.write(`adapter-command ${name}: ${text}\n(run adapter-command ${name} --help for usage)\n`);
+    code = EXIT.usage;
+  };
+  const tasks = program.command("tasks").description("list, show, follow, answer and cancel tasks on an A2A runtime");
+  const serverOptions = (sub: Command) =>
+    sub
+      .requiredOption("--server <url>", "the A2A runtime's URL")
+      .option("--token-file <file>", "the bearer token's file (else $ADAPTER_COMMAND_TOKEN)")
+      .addOption(new Option("--binding <binding>", "use this binding of the card").choices(["jsonrpc", "rest"]));
+  const tasksAction =
+    (verb: "list" | "show" | "answer" | "cancel") =>
+    async (...args: unknown[]) => {
+      const command = args.at(-1) as Command;
+      const flags = command.opts() as TasksFlags;
+      const { tasksCommand } = await import("./commands/tasks.js");
+      code = await tasksCommand(verb, args.slice(0, -2) as string[], flags, io);
+    };
+  serverOptions(tasks.command("list").description("list tasks, newest first (the filters of ListTasks)"))
+    .option("--context <id>", "only tasks of this context")
+    .option("--status <state>", "only tasks in this state (working, input-required, completed, failed, canceled…)")
+    .option("--page-size <n>", "tasks a page (1 to 100; default 50)", positiveInt)
+    .option("--page-token <token>", "the page after the one that gave this token")
+    .option("--since <time>", "only tasks whose status changed after this RFC 3339 time")
+    .option("--json [fields]", "JSON: every field, or only these (comma-separated), of each task")
+    .action(tasksAction("list"));
+  serverOptions(tasks.command("show").description("one task: its state, envelope and output").argument("<id>"))
+    .option("--json [fields]", "JSON: every field, or only these (comma-separated)")
+    .action(tasksAction("show"));
+  serverOptions(tasks.command("watch").description("follow one task live, as run shows it").argument("<id>"))
+    .option("--json", "print the task's A2A events as NDJSON instead of the output")
+    .option("--no-tui", "no interactive UI, even in a terminal")
+    .addOption(
+      new Option("--answer <text>", "an answer for the next prompt (repeatable; then stdin lines)")
+        .argParser(collect)
+        .default([], "none"),
+    )
+    .action(async (id: string, flags: TasksFlags & { answer: string[]; tui: boolean }) => {
+      const { watchRemote } = await import("./commands/run-remote.js");
+      code = await watchRemote(id, { ...flags, json: flags.json === true }, io);
+    });
+  serverOptions(
+    tasks.command("answer").description("answer the task's open prompt").argument("<id>").argument("<text>"),
+  )
+    .option("--json [fields]", "JSON: the task after the answer")
+    .action(tasksAction("answer"));
+  serverOptions(tasks.command("cancel").description("cancel the task").argument("<id>"))
+    .option("--json [fields]", "JSON: the task after the cancel")
+    .action(tasksAction("cancel"));
 
   program
     .command("serve")

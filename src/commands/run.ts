@@ -12,6 +12,7 @@ import type { Io } from "../io/io.js";
 import { MemoryStore } from "../store/memory.js";
 import { AnswerSource, answerPrompts } from "../ui/answers.js";
 import { Interrupts } from "../ui/interrupts.js";
+import type { LiveTask } from "../ui/live-task.js";
 import { paintFor } from "../ui/paint.js";
 import { closingLines } from "../ui/words.js";
 import { readInputFile } from "./input-file.js";
@@ -84,19 +85,34 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     attached.off();
     return reportRejection(error, file, io, options.json);
   }
+  return followInLines(dispatcher, task, attached, options, io);
+}
+
+/**
+ * The plain and --json modes once the task runs, for a local task and for one on a server alike: answers from
+ * --answer and stdin, Ctrl-C, then the closing lines and the exit code.
+ */
+export async function followInLines(
+  source: LiveTask,
+  task: TaskView,
+  attached: { flow: { drained(): Promise<void> }; off(): void },
+  options: { answer: string[]; json: boolean; workspace?: string | undefined },
+  io: Io,
+): Promise<number> {
+  const say = (line: string) => io.stderr.write(`adapter-command: ${printable(line)}\n`);
   const answers = new AnswerSource(options.answer, io.stdin);
-  const stopAnswering = answerPrompts(dispatcher, task.id, answers, {
+  const stopAnswering = answerPrompts(source, task.id, answers, {
     answered: (prompt, text) => say(`answered "${prompt}" with ${JSON.stringify(text)}`),
     refused: (prompt, reason) => say(`could not answer "${prompt}": ${reason}`),
     exhausted: (prompt) => {
       // Without an answer the command reads EOF rather than waiting for its deadline.
       say(`no answer left for "${prompt}": closing the command's input`);
-      dispatcher.endInput(task.id);
+      source.endInput(task.id);
     },
     // With --json the prompt is inside an event: say in words that a person is expected to type.
     ...(options.json ? { waiting: (prompt: string) => say(`"${prompt}" waits: type an answer and press Enter`) } : {}),
   });
-  const interrupts = new Interrupts(dispatcher, task.id, (count) => {
+  const interrupts = new Interrupts(source, task.id, (count) => {
     // On a terminal the line discipline has just echoed ^C where the cursor was: what follows starts a new line.
     if (io.stdin.isTTY) io.stderr.write("\n");
     if (count === 1) say("canceling the task (Ctrl-C again stops it at once)");
@@ -106,13 +122,13 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
   io.stdout.on("error", interrupts.hangUp);
   io.stderr.on("error", interrupts.hangUp);
   try {
-    await dispatcher.settled(task.id);
+    await source.settled(task.id);
   } finally {
     stopListening();
     stopAnswering();
     answers.close();
   }
-  const ended = dispatcher.get(task.id, false);
+  const ended = source.get(task.id, false);
   await attached.flow.drained();
   attached.off();
   if (!options.json) {

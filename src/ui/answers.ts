@@ -3,9 +3,9 @@
 // source: the --answer values in order, then lines of our own stdin (typed ones too, when it is a terminal).
 
 import { CoreError } from "../core/errors.js";
-import type { Dispatcher } from "../core/task/dispatcher.js";
 import type { TaskView } from "../core/task/task-record.js";
 import { LineReader } from "../io/line-reader.js";
+import type { LiveTask } from "./live-task.js";
 
 export type AnswerResult =
   | { ok: true; prompt: string }
@@ -19,7 +19,7 @@ export type AnswerResult =
     };
 
 /** The prompt open on the task now, if any. */
-function openPrompt(dispatcher: Dispatcher, taskId: string): { task: TaskView; id: string; text: string } | undefined {
+function openPrompt(dispatcher: LiveTask, taskId: string): { task: TaskView; id: string; text: string } | undefined {
   const task = dispatcher.get(taskId, false);
   return task.state === "input-required" && task.prompt
     ? { task, id: task.prompt.id, text: task.prompt.text }
@@ -27,7 +27,7 @@ function openPrompt(dispatcher: Dispatcher, taskId: string): { task: TaskView; i
 }
 
 /** Sends `text` to the prompt open now on the task. Never throws: a refusal comes back in words. */
-export async function sendAnswer(dispatcher: Dispatcher, taskId: string, text: string): Promise<AnswerResult> {
+export async function sendAnswer(dispatcher: LiveTask, taskId: string, text: string): Promise<AnswerResult> {
   const open = openPrompt(dispatcher, taskId);
   if (!open) return { ok: false, prompt: undefined, reason: NO_PROMPT, stillOpen: false };
   try {
@@ -103,7 +103,7 @@ export interface AnswerReport {
 
 /** Answers each prompt of a task from `source` as it opens; returns the function that stops it. */
 export function answerPrompts(
-  dispatcher: Dispatcher,
+  dispatcher: LiveTask,
   taskId: string,
   source: AnswerSource,
   report: AnswerReport,

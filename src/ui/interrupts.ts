@@ -1,8 +1,8 @@
 // What Ctrl-C does, the same on the screen and in the plain mode (CONTRACT section 6): the first cancels the task
 // (SIGTERM to its process group, SIGKILL after the grace period), a second kills the group at once.
-import type { Dispatcher } from "../core/task/dispatcher.js";
+import type { LiveTask } from "./live-task.js";
 
-type Stopper = Pick<Dispatcher, "cancelIfRunning" | "killAll">;
+type Stopper = Pick<LiveTask, "cancelIfRunning" | "killAll">;
 
 export class Interrupts {
   private count = 0;

@@ -1,9 +1,10 @@
 // `run` without a terminal: the command's stdout and stderr pass through byte for byte.
-import type { Dispatcher } from "../core/task/dispatcher.js";
+
 import { FlowControl } from "../io/backpressure.js";
+import type { LiveTask } from "./live-task.js";
 
 export function attachPlain(
-  dispatcher: Dispatcher,
+  dispatcher: LiveTask,
   taskId: string | undefined,
   out: NodeJS.WritableStream,
   err: NodeJS.WritableStream,

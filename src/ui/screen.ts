@@ -5,12 +5,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Analysis } from "../core/envelope/envelope.js";
 import type { Dispatcher } from "../core/task/dispatcher.js";
 import { isTerminal } from "../core/task/task.js";
+import type { TaskView } from "../core/task/task-record.js";
 import { EXIT, exitCodeOf } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
 import { AnswerSource, answerPrompts, sendAnswer } from "./answers.js";
 import type { LiveOptions, MountedLive } from "./ink/run-ink.js";
 import { Interrupts } from "./interrupts.js";
 import { holdKeys } from "./key-hold.js";
+import type { LiveTask } from "./live-task.js";
 import { ModelStore } from "./model-store.js";
 import { paintFor } from "./paint.js";
 import { headerLines, Scrollback, summaryLines } from "./scrollback.js";
@@ -44,6 +46,26 @@ export async function runScreen(
   io: Io,
   reportRejection: (error: unknown, file: string, io: Io) => number | Promise<number>,
 ): Promise<number> {
+  const start = () => {
+    const task = dispatcher.submit({ analysis, hitlActivated: true, forceTextLine: options.inputMode === "text-line" });
+    const request =
+      analysis.valid && analysis.dispatch === "adapter-command" ? analysis.envelope.command[3] : options.file;
+    return { task, request: request ?? options.file };
+  };
+  return showTask(dispatcher, start, options, io, reportRejection);
+}
+
+/**
+ * The screen over any task source (the local dispatcher, or a task on a server): `start` starts or finds the task
+ * once the screen listens, and names what runs for the header; what it throws goes to `reportRejection`.
+ */
+export async function showTask(
+  dispatcher: LiveTask,
+  start: () => { task: TaskView; request: string } | Promise<{ task: TaskView; request: string }>,
+  options: ScreenOptions,
+  io: Io,
+  reportRejection: (error: unknown, file: string, io: Io) => number | Promise<number>,
+): Promise<number> {
   const live = loadLive();
   const paint = paintFor(io.stdout);
   const scrollback = new Scrollback(io.stdout, paint);
@@ -51,10 +73,8 @@ export async function runScreen(
   const off = dispatcher.subscribe((event) => store.dispatch(event));
   let taskId: string;
   try {
-    const task = dispatcher.submit({ analysis, hitlActivated: true, forceTextLine: options.inputMode === "text-line" });
+    const { task, request } = await start();
     taskId = task.id;
-    const request =
-      analysis.valid && analysis.dispatch === "adapter-command" ? analysis.envelope.command[3] : options.file;
     scrollback.write(headerLines(task, request, paint));
   } catch (error) {
     off();

@@ -35,6 +35,8 @@ const CLEAN: Record<string, string> = {
   "src/ui/screen.ts": 'import { EXIT } from "../exit-codes.js";\nexport const y = EXIT.ok;\n',
   "src/commands/run.ts":
     'import { MemoryStore } from "../store/memory.js";\nimport { y } from "../ui/screen.js";\nexport const z = [MemoryStore, y];\n',
+  "src/client/remote-task.ts": 'import { y } from "../ui/screen.js";\nexport const c = y;\n',
+  "src/commands/run-remote.ts": 'import { c } from "../client/remote-task.js";\nexport const r = c;\n',
 };
 
 const trees: string[] = [];
@@ -58,6 +60,9 @@ const BROKEN = [
   { rule: "no-command-below-cli", file: "src/ui/screen.ts", adds: 'import "../commands/run.js";\n' },
   { rule: "no-command-below-cli", file: "src/http/serve.ts", adds: 'import "../commands/run.js";\n' },
   { rule: "service-binding-free", file: "src/a2a/service.ts", adds: 'import "../jsonrpc/methods.js";\n' },
+  { rule: "core-stays-inside", file: "src/core/store.ts", adds: 'import "../client/remote-task.js";\n' },
+  { rule: "client-serves-commands", file: "src/ui/screen.ts", adds: 'import "../client/remote-task.js";\n' },
+  { rule: "client-below-commands", file: "src/client/remote-task.ts", adds: 'import "../commands/run.js";\n' },
 ];
 
 describe("the layering check", () => {

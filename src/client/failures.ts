@@ -1,0 +1,68 @@
+// Why a call to a server failed, sorted by the exit code it leads to (src/exit-codes.ts): a usage error of ours, a
+// rejected envelope (with the problems the server found), or the server itself (unreachable, gone, refusing).
+import type { Problem } from "../core/envelope/problems.js";
+
+export type FailureKind = "usage" | "rejected" | "infrastructure" | "refused";
+
+export class ClientFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    /** For "rejected": the envelope's problems, as `validate` prints them. */
+    readonly problems: Problem[] = [],
+  ) {
+    super(message);
+    this.name = "ClientFailure";
+  }
+}
+
+/** `fetch failed` says nothing: the cause (ECONNREFUSED, ECONNRESET, ENOTFOUND…) says what happened. */
+export function describeNetworkError(error: unknown, origin: string): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const why = cause?.code ?? cause?.message ?? (error as Error).message;
+  if (why === "ECONNREFUSED") return `cannot reach ${origin}: nothing listens there (ECONNREFUSED)`;
+  return `lost ${origin}: ${why}`;
+}
+
+interface FieldViolation {
+  field?: unknown;
+  description?: unknown;
+  reason?: unknown;
+}
+
+/** The BadRequest details of a 1.0 error (CONTRACT 7.5) as problems; [] when there are none. */
+export function problemsOf(details: unknown): Problem[] {
+  if (!Array.isArray(details)) return [];
+  const problems: Problem[] = [];
+  for (const detail of details) {
+    if (!detail || typeof detail !== "object") continue;
+    const violations = (detail as { fieldViolations?: unknown }).fieldViolations;
+    if (!Array.isArray(violations)) continue;
+    for (const v of violations.slice(0, 100) as FieldViolation[]) {
+      problems.push({
+        path: typeof v.field === "string" ? v.field : "",
+        code: typeof v.reason === "string" ? v.reason : "invalid",
+        message: typeof v.description === "string" ? v.description : "invalid",
+      });
+    }
+  }
+  return problems;
+}
+
+/**
+ * Sorts an error thrown by the SDK. `lastErrorBody` is the last error answer's body (REST keeps its details only
+ * there). A rejection is the server's -32602 / 400 whose message starts `adapter-command/v1 rejected` (CONTRACT 7.5).
+ */
+export function classify(error: unknown, lastErrorBody: unknown): ClientFailure {
+  if (error instanceof ClientFailure) return error;
+  const e = error as { message?: string; envelopeCode?: number; statusCode?: number; data?: unknown; cause?: unknown };
+  const message = typeof e.message === "string" ? e.message : String(error);
+  if (e.cause instanceof ClientFailure) return e.cause;
+  if (/rejected/.test(message) && (e.envelopeCode === -32602 || e.statusCode === 400)) {
+    const restDetails = (lastErrorBody as { error?: { details?: unknown } } | undefined)?.error?.details;
+    const problems = problemsOf(e.data).length > 0 ? problemsOf(e.data) : problemsOf(restDetails);
+    return new ClientFailure("rejected", message, problems);
+  }
+  if (e.envelopeCode !== undefined || e.statusCode !== undefined) return new ClientFailure("refused", message);
+  return new ClientFailure("infrastructure", message);
+}

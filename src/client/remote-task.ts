@@ -1,0 +1,260 @@
+// Follows one task on a server and plays the part of the dispatcher for the front ends (src/ui/live-task.ts): its
+// events come from the stream, answers go out as hitl-prompt/v1 responses (CONTRACT section 4), Ctrl-C cancels it
+// on the server. A stream that drops before the task ended is resumed with SubscribeToTask (CONTRACT 9.4): the
+// Task as it is now, then the events after it; output already shown is skipped by its seq (remote-events.ts).
+import { randomUUID } from "node:crypto";
+import {
+  CancelTaskRequest,
+  GetTaskRequest,
+  type Message,
+  SendMessageRequest,
+  type StreamResponse,
+  SubscribeToTaskRequest,
+} from "@a2a-js/sdk";
+import { CoreError } from "../core/errors.js";
+import type { DispatcherEvent, Listener } from "../core/task/events.js";
+import { Emitter } from "../core/task/events.js";
+import { isTerminal } from "../core/task/task.js";
+import type { TaskView } from "../core/task/task-record.js";
+import { ADAPTER_URI } from "../core/uris.js";
+import type { LiveTask } from "../ui/live-task.js";
+import type { Connection } from "./connect.js";
+import { ClientFailure, classify } from "./failures.js";
+import { RemoteTaskModel } from "./remote-events.js";
+
+/** Resuming gives up after this many failed attempts in a row, or this long without a working stream. */
+export const RESUME_ATTEMPTS = 5;
+export const RESUME_WINDOW_MS = 15_000;
+const RESUME_PAUSE_MS = 250;
+
+export interface Outbound {
+  envelope: unknown;
+  text: string;
+}
+
+export class RemoteTask implements LiveTask {
+  private readonly model = new RemoteTaskModel();
+  private readonly emitter = new Emitter();
+  private readonly abort = new AbortController();
+  private ended: (() => void) | undefined;
+  private readonly end = new Promise<void>((resolve) => {
+    this.ended = resolve;
+  });
+  /** Why following stopped short of the task's end, in words. */
+  failure: string | undefined;
+  private lastView: TaskView | undefined;
+  /** Resumes done so far (for `--verbose` and tests). */
+  resumes = 0;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly say: (line: string) => void = () => {},
+  ) {}
+
+  /** Sends the envelope with SendStreamingMessage; resolves with the task once the server has it. */
+  async start(outbound: Outbound): Promise<TaskView> {
+    const metadata: Record<string, unknown> = { [ADAPTER_URI]: outbound.envelope };
+    const request = SendMessageRequest.fromJSON({
+      message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: outbound.text }], metadata },
+    });
+    const stream = this.connection.client.sendMessageStream(request, this.callOptions());
+    return this.begin(stream);
+  }
+
+  /** Follows a task that already runs (`tasks watch`): SubscribeToTask, or its end from GetTask. */
+  async watch(taskId: string): Promise<TaskView> {
+    return this.begin(this.subscribeOrGet(taskId));
+  }
+
+  /** Reads the first item of `stream`; the rest is followed in the background. */
+  private async begin(stream: AsyncGenerator<StreamResponse>): Promise<TaskView> {
+    let first: IteratorResult<StreamResponse>;
+    try {
+      first = await stream.next();
+    } catch (error) {
+      throw classify(error, this.connection.lastErrorBody());
+    }
+    if (first.done || !first.value.payload) throw new ClientFailure("infrastructure", "the server sent no task");
+    this.feed(first.value);
+    const task = this.model.task;
+    if (!task) throw new ClientFailure("infrastructure", "the server answered with a message, not a task");
+    void this.follow(task.id, stream);
+    return task;
+  }
+
+  private async *subscribeOrGet(taskId: string): AsyncGenerator<StreamResponse> {
+    const { client } = this.connection;
+    try {
+      yield* client.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: taskId }), this.callOptions());
+    } catch (error) {
+      // An ended task cannot be subscribed to (-32004): GetTask has its end (CONTRACT 9.4).
+      const failure = classify(error, this.connection.lastErrorBody());
+      if (failure.kind !== "refused") throw error;
+      const task = await client.getTask(GetTaskRequest.fromJSON({ id: taskId }), this.callOptions());
+      if (!isTerminal(this.model.task?.state ?? "submitted") || this.model.task?.id !== task.id)
+        yield { payload: { $case: "task", value: task } };
+      if (!task.status || !isTerminalWire(task)) throw error;
+    }
+  }
+
+  private async follow(taskId: string, first: AsyncGenerator<StreamResponse>): Promise<void> {
+    let stream = first;
+    let failures = 0;
+    let since = Date.now();
+    for (;;) {
+      try {
+        for await (const item of stream) {
+          failures = 0;
+          since = Date.now();
+          this.feed(item);
+          if (this.over) break;
+        }
+        if (this.over) return this.finish();
+        // A SendStreamingMessage stream ends when the task asks (CONTRACT 7.3): SubscribeToTask follows on.
+      } catch (error) {
+        if (this.abort.signal.aborted || this.over) return this.finish();
+        const failure = classify(error, this.connection.lastErrorBody());
+        if (failure.kind === "usage" || failure.kind === "rejected") return this.lose(failure.message);
+        failures += 1;
+        if (failures > RESUME_ATTEMPTS || Date.now() - since > RESUME_WINDOW_MS)
+          return this.lose(`${failure.message} (gave up after ${failures} attempts to resume)`);
+        this.say(`the stream broke (${failure.message}): resuming`);
+        // A short pause between attempts, so a server that restarts has a moment (bounded by the limits above).
+        await new Promise((resolve) => setTimeout(resolve, RESUME_PAUSE_MS * failures));
+      }
+      this.resumes += 1;
+      stream = this.subscribeOrGet(taskId);
+    }
+  }
+
+  private get over(): boolean {
+    return this.lastView !== undefined || isTerminal(this.model.task?.state ?? "submitted");
+  }
+
+  private feed(item: StreamResponse): void {
+    for (const event of this.model.take(item)) this.emit(event);
+  }
+
+  private emit(event: DispatcherEvent): void {
+    this.emitter.emit(event);
+  }
+
+  /** Following stopped for good: the task is shown as failed through no fault of its command (exit 4). */
+  private lose(message: string): void {
+    if (!this.over) {
+      this.failure = message;
+      const task = this.model.task;
+      if (task)
+        this.stopShort({ ...task, state: "failed", failKind: "infrastructure", statusText: `failed: ${message}` });
+    }
+    this.finish();
+  }
+
+  /** The client stops following before the task ended: this is the task as it is shown and exits. */
+  private stopShort(view: TaskView): void {
+    this.lastView = view;
+    this.emit({ type: "status", task: view });
+  }
+
+  private finish(): void {
+    this.abort.abort();
+    this.ended?.();
+  }
+
+  private callOptions() {
+    return { ...this.connection.options, signal: this.abort.signal };
+  }
+
+  // The dispatcher's part (LiveTask).
+
+  subscribe(listener: Listener): () => void {
+    return this.emitter.subscribe(listener);
+  }
+
+  get(_id: string, _withOutput?: boolean): TaskView {
+    const task = this.lastView ?? this.model.task;
+    if (!task) throw new ClientFailure("infrastructure", "no task yet");
+    return task;
+  }
+
+  async settled(_id: string): Promise<void> {
+    await this.end;
+  }
+
+  /** Sends an answer to the open prompt (CONTRACT section 4); a refusal is a CoreError, as the dispatcher's. */
+  async answer(input: { taskId: string | undefined; contextId: string | undefined; response: unknown }) {
+    const response = input.response as { prompt_id: string; payload: { text: string } };
+    try {
+      await sendAnswerMessage(this.connection, input.taskId ?? "", response.prompt_id, response.payload.text);
+    } catch (error) {
+      throw refusal(classify(error, this.connection.lastErrorBody()));
+    }
+    // Taken: the prompt is closed here at once, as the dispatcher closes it, so it is not answered twice.
+    const task = this.model.task;
+    if (task?.state === "input-required" && task.prompt?.id === response.prompt_id) {
+      for (const event of this.model.answered()) this.emit(event);
+    }
+    return this.get("");
+  }
+
+  cancelIfRunning(id: string): void {
+    if (this.over) return;
+    void this.connection.client
+      .cancelTask(CancelTaskRequest.fromJSON({ id }), this.connection.options)
+      .then((task) => {
+        if (!this.over) this.feed({ payload: { $case: "task", value: task } });
+        if (this.over) this.finish();
+      })
+      .catch((error) => this.say(`could not cancel the task: ${classify(error, undefined).message}`));
+  }
+
+  /** A second Ctrl-C: stop following at once; the server was already asked to cancel. */
+  killAll(): void {
+    if (this.over) return;
+    const task = this.model.task;
+    if (task)
+      this.stopShort({
+        ...task,
+        state: "canceled",
+        statusText: "canceled: stopped following at once (Ctrl-C twice); the server was asked to cancel the task",
+      });
+    this.finish();
+  }
+
+  /** A command on a server has no input of ours to close: with no answer left it waits for its deadline. */
+  endInput(_id: string): void {}
+
+  pauseOutput(): void {}
+
+  resumeOutput(): void {}
+}
+
+function isTerminalWire(task: { status?: { state: number } | undefined }): boolean {
+  // TASK_STATE_COMPLETED, _FAILED, _CANCELED, _REJECTED
+  return [3, 4, 5, 7].includes(task.status?.state ?? 0);
+}
+
+/** A user message with taskId and metadata.hitl_response_for (CONTRACT section 4), answered at once. */
+export async function sendAnswerMessage(connection: Connection, taskId: string, promptId: string, text: string) {
+  const message: Partial<Message> & Record<string, unknown> = {
+    messageId: randomUUID(),
+    role: "ROLE_USER" as never,
+    taskId,
+    parts: [{ text }] as never,
+    metadata: { hitl_response_for: { prompt_id: promptId, payload: { text } } },
+  };
+  return connection.client.sendMessage(
+    SendMessageRequest.fromJSON({ message, configuration: { returnImmediately: true } }),
+    connection.options,
+  );
+}
+
+/** An answer the server refused, in the dispatcher's terms, so src/ui/answers.ts words it the same. */
+function refusal(failure: ClientFailure): CoreError {
+  const reason = /deadline_passed|deadline/.test(failure.message)
+    ? "deadline_passed"
+    : /already.answered|unknown_or_answered|HITL_ALREADY/i.test(failure.message)
+      ? "unknown_or_answered"
+      : undefined;
+  return new CoreError("hitl_unknown", failure.message, reason ? { reason } : {});
+}
