@@ -177,7 +177,7 @@ export class RemoteTaskModel {
   /** An answer was taken: the prompt is closed at once, as the dispatcher closes it (CONTRACT section 4). */
   answered(): DispatcherEvent[] {
     const task = this.current;
-    if (!task || task.state !== "input-required") return [];
+    if (task?.state !== "input-required") return [];
     const { prompt: _closed, ...rest } = task;
     this.current = { ...rest, state: "working", updatedAt: new Date().toISOString() };
     return [{ type: "status", task: this.current }];
