@@ -221,8 +221,13 @@ export class RemoteTask implements LiveTask {
     this.finish();
   }
 
-  /** A command on a server has no input of ours to close: with no answer left it waits for its deadline. */
-  endInput(_id: string): void {}
+  /**
+   * A command on a server has no input we could close, and left waiting it would sit out its deadline: with no
+   * answer left the task is canceled instead (docs/reference.md, "A runtime at a URL").
+   */
+  endInput(id: string): void {
+    this.cancelIfRunning(id);
+  }
 
   pauseOutput(): void {}
 

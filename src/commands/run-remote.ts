@@ -98,7 +98,8 @@ async function followRemote(
       attached.off();
       return report(error);
     }
-    code = await followInLines(remote, task, attached, { answer: options.answer, json: options.json }, io);
+    const noAnswerLeft = "canceling the task: a command on a server cannot be sent the end of its input";
+    code = await followInLines(remote, task, attached, { ...options, noAnswerLeft }, io);
   }
   if (remote.failure !== undefined && screen) say(remote.failure);
   return code;

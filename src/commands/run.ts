@@ -96,7 +96,7 @@ export async function followInLines(
   source: LiveTask,
   task: TaskView,
   attached: { flow: { drained(): Promise<void> }; off(): void },
-  options: { answer: string[]; json: boolean; workspace?: string | undefined },
+  options: { answer: string[]; json: boolean; workspace?: string | undefined; noAnswerLeft?: string },
   io: Io,
 ): Promise<number> {
   const say = (line: string) => io.stderr.write(`adapter-command: ${printable(line)}\n`);
@@ -105,8 +105,8 @@ export async function followInLines(
     answered: (prompt, text) => say(`answered "${prompt}" with ${JSON.stringify(text)}`),
     refused: (prompt, reason) => say(`could not answer "${prompt}": ${reason}`),
     exhausted: (prompt) => {
-      // Without an answer the command reads EOF rather than waiting for its deadline.
-      say(`no answer left for "${prompt}": closing the command's input`);
+      // Without an answer the command reads EOF (a remote task is canceled) rather than waiting for its deadline.
+      say(`no answer left for "${prompt}": ${options.noAnswerLeft ?? "closing the command's input"}`);
       source.endInput(task.id);
     },
     // With --json the prompt is inside an event: say in words that a person is expected to type.

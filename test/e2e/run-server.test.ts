@@ -90,6 +90,14 @@ describe("run --server and tasks against serve --http", { timeout: 240_000 }, ()
         assert.equal(result.code, 0, explain(result));
       });
 
+      it("a prompt with no answer left (stdin at its end): the task is canceled on the server, exit 130", async () => {
+        const result = await remote(["--input-mode", "text-line", envelopeFile("ask")], "");
+        assert.equal(result.code, 130, explain(result));
+        assert.match(result.stderr, /no answer left for "Continue\? \[y\/N\]": canceling the task/);
+        const task = await server.call("GetTask", { id: taskIdIn(result.stderr) });
+        assert.equal(task.status.state, "TASK_STATE_CANCELED");
+      });
+
       it("--json: the task's events as NDJSON, the last one the completed status", async () => {
         const result = await remote(["--json", envelopeFile("ok")]);
         assert.equal(result.code, 0, explain(result));
