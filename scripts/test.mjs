@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Node 20's test runner takes no globs: list the test files here and hand them to `node --test` through tsx.
+// The test files are listed here, not globbed by `node --test`: a folder or a file may be named on the command line,
+// and test/**/fixtures is left out. They go to `node --test` through tsx.
 import { spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";

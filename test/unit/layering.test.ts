@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, it } from "node:test";
+import { stripVTControlCharacters } from "node:util";
 import { ROOT } from "../helpers/cli.js";
 
 const DEPCRUISE = join(ROOT, "node_modules/.bin/depcruise");
@@ -17,7 +18,8 @@ function check(cwd: string): Promise<{ status: number; report: string }> {
   return new Promise((resolve) => {
     execFile(DEPCRUISE, ["src", "--config", CONFIG], { cwd, encoding: "utf8" }, (error, stdout, stderr) => {
       const status = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-      resolve({ status, report: `${stdout}${stderr}` });
+      // depcruise colours its report where the test's output is a terminal; the colours are not the report.
+      resolve({ status, report: stripVTControlCharacters(`${stdout}${stderr}`) });
     });
   });
 }
