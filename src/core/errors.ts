@@ -16,7 +16,9 @@ export type CoreErrorCode =
   | "extension_support_required"
   | "idempotency_key_reused"
   /** An HTTP stream whose client fell too far behind (CONTRACT 8.4). */
-  | "slow_consumer";
+  | "slow_consumer"
+  /** An answer, or a batch's answer, past its bound (docs/reference.md, "Answer size"). */
+  | "response_too_large";
 
 /** Why an answer was refused with -32010 (`data.reason`), in the order the checks run (CONTRACT section 4). */
 export const HITL_REASONS = {
@@ -38,7 +40,7 @@ export interface ValidationError {
 
 export interface CoreErrorData {
   errors?: Array<{ path: string; code: string; message: string }>;
-  reason?: HitlReason | "queue_full" | "slow_consumer";
+  reason?: HitlReason | "queue_full" | "slow_consumer" | "response_too_large";
   prompt_id?: string;
   validation_errors?: ValidationError[];
   task_id?: string;

@@ -6,6 +6,7 @@ import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10, type RuntimeCard } from "../a2a/card.js";
 import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
+import { answerLimitOf } from "../jsonrpc/answer-budget.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { accessLog } from "./access-log.js";
 import { bearer } from "./auth.js";
@@ -40,6 +41,8 @@ export interface AppOptions {
   keepAliveMs?: number;
   /** The output a stream's client may fall behind before its stream ends (--max-output-bytes; CONTRACT 8.4). */
   maxBehindBytes?: number;
+  /** The bound of an answer and of a batch's answer (docs/reference.md, "Answer size"). */
+  maxAnswerBytes?: number;
 }
 
 /** Cache-Control of the agent card: it changes only with a new process, and its ETag tells when. */
@@ -83,6 +86,7 @@ export function createApp(options: AppOptions): Hono {
     log: options.log,
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
     maxBehindBytes: options.maxBehindBytes ?? DEFAULT_OUTPUT_LIMIT,
+    maxAnswerBytes: options.maxAnswerBytes ?? answerLimitOf(DEFAULT_OUTPUT_LIMIT),
   };
   const rpc = jsonRpcHandler(routeOptions);
   app.post("/a2a/jsonrpc", rpc);

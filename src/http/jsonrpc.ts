@@ -8,7 +8,7 @@ import type { ServiceParams } from "../a2a/service-params.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
-import { responseJson } from "../jsonrpc/json-text.js";
+import { type AnswerWriter, answerBatch, answerJson } from "../jsonrpc/bounded-answers.js";
 import { type CallContext, STREAMING_METHODS } from "../jsonrpc/methods.js";
 import type { GateRefusal } from "../jsonrpc/request-gate.js";
 import { errorResponse, familyError, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
@@ -25,23 +25,30 @@ export interface JsonRpcOptions {
   keepAliveMs?: number;
   /** The output a stream's client may fall behind (CONTRACT 8.4). */
   maxBehindBytes: number;
+  /** The bound of an answer, and of a batch's answer (docs/reference.md, "Answer size"). */
+  maxAnswerBytes: number;
 }
 
 const invalid = (id: unknown, detail: string) =>
   errorResponse(id, A2A_CODES.invalidRequest, "Invalid Request", { detail });
 
+const jsonBody = (c: Context, text: string, status: 200 | 422 = 200) =>
+  c.body(text, status, { "Content-Type": "application/json" });
+
 /**
  * HTTP 200 for every JSON-RPC answer, but 422 for a single -32422 (an idempotency key reused with another payload,
- * as the runtime answers: CONTRACT 9.1).
+ * as the runtime answers: CONTRACT 9.1). An answer past its bound is a -32000 (src/jsonrpc/bounded-answers.ts).
  */
-const answer = (c: Context, value: JSONRPCResponse | JSONRPCResponse[]) => {
-  const text = Array.isArray(value) ? `[${value.map(responseJson).join(",")}]` : responseJson(value);
-  const status = !Array.isArray(value) && value.error?.code === A2A_CODES.idempotencyKeyReused ? 422 : 200;
-  return c.body(text, status, { "Content-Type": "application/json" });
-};
+const answer = (c: Context, request: unknown, response: JSONRPCResponse, writer: AnswerWriter) =>
+  jsonBody(
+    c,
+    answerJson(request, response, writer),
+    response.error?.code === A2A_CODES.idempotencyKeyReused ? 422 : 200,
+  );
 
 export function jsonRpcHandler(options: JsonRpcOptions): Handler {
   const { methods, log } = options;
+  const writer: AnswerWriter = { maxBytes: options.maxAnswerBytes };
 
   const one = async (
     value: unknown,
@@ -83,7 +90,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
     echoExtensions(c, params);
     // The body as the request gate judged it (src/http/request-gate.ts), the same rules as on stdio.
     const verdict = gated(c);
-    if (!verdict.ok) return answer(c, refusalResponse(verdict.refusal));
+    if (!verdict.ok) return answer(c, undefined, refusalResponse(verdict.refusal), writer);
     const { value, refused } = verdict;
     // The Host passed hostGuard: it names this server, as the client reached it (the extended card's URLs).
     const context: CallContext = { headers: params, base: `http://${c.req.header("host")?.toLowerCase()}` };
@@ -92,19 +99,18 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
       markReplayed(c, context);
       if (response === null) return c.body(null, 204);
       if (response.result instanceof StreamReply) return stream(c, response, response.result);
-      return answer(c, response);
+      return answer(c, value, response, writer);
     }
     if (value.length === 0 || value.length > MAX_BATCH) {
       const detail =
         value.length === 0
           ? "expected a non-empty batch"
           : `expected at most ${MAX_BATCH} requests in a batch, found ${value.length}`;
-      return answer(c, invalid(null, detail));
+      return answer(c, undefined, invalid(null, detail), writer);
     }
-    const responses = (await Promise.all(value.map((item) => one(item, context, true, refused)))).filter(
-      (response): response is JSONRPCResponse => response !== null,
-    );
+    // A few entries at a time, each answer counted as it is written (src/jsonrpc/bounded-answers.ts).
+    const { texts } = await answerBatch(value, (item) => one(item, context, true, refused), writer);
     markReplayed(c, context);
-    return responses.length === 0 ? c.body(null, 204) : answer(c, responses);
+    return texts.length === 0 ? c.body(null, 204) : jsonBody(c, `[${texts.join(",")}]`);
   };
 }

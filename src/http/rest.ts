@@ -6,9 +6,11 @@ import type { JSONRPCServer } from "json-rpc-2.0";
 import { httpError, restErrorOf, restErrorOfRpc } from "../a2a/v1_0/errors.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
+import { jsonWithin } from "../jsonrpc/answer-budget.js";
+import { tooLargeError } from "../jsonrpc/bounded-answers.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { gated } from "./request-gate.js";
-import { json, notFound, statusAnswer } from "./responses.js";
+import { jsonText, notFound, statusAnswer } from "./responses.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { sseAnswer } from "./sse.js";
 
@@ -18,6 +20,8 @@ export interface RestOptions {
   keepAliveMs?: number;
   /** The output a stream's client may fall behind (CONTRACT 8.4). */
   maxBehindBytes: number;
+  /** The bound of an answer (docs/reference.md, "Answer size"). */
+  maxAnswerBytes: number;
 }
 
 /** Seconds a client is asked to wait after a 503 (the queue of waiting tasks is full). */
@@ -58,7 +62,11 @@ export function restRoutes(options: RestOptions): Hono {
       });
     }
     const result = response?.result;
-    if (!(result instanceof StreamReply)) return json(c, result);
+    if (!(result instanceof StreamReply)) {
+      // Measured as it is written: past the bound, a 429 instead (src/jsonrpc/answer-budget.ts).
+      const text = jsonWithin(result, options.maxAnswerBytes);
+      return text === undefined ? statusAnswer(restErrorOf(tooLargeError(options.maxAnswerBytes))) : jsonText(c, text);
+    }
     const errorData = (error: unknown) => {
       if (error instanceof CoreError) return JSON.stringify(restErrorOf(error).body);
       log(`internal error while following a task: ${(error as Error)?.stack ?? error}`);

@@ -87,6 +87,7 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     token: token?.value,
     maxBodyBytes: options.maxBodyBytes,
     maxBehindBytes: runtime.operator.limits.max_output_bytes,
+    maxAnswerBytes: runtime.maxAnswerBytes,
     log,
     authenticated: (c) => untrusted.trust((c.env as HttpBindings).incoming.socket),
     ...(options.quiet ? {} : { accessLog: log }),

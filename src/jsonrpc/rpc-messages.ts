@@ -69,7 +69,7 @@ export function refusalResponse(refusal: GateRefusal): JSONRPCResponse {
 }
 
 /** A method's family: 0.3 names have a slash; anything else gets 1.0 shapes. */
-const familyOfMethod = (method: string | undefined): Family => (method?.includes("/") ? "0.3" : "1.0");
+export const familyOfMethod = (method: string | undefined): Family => (method?.includes("/") ? "0.3" : "1.0");
 
 /** An error in the shapes of a family. */
 export function familyError(id: unknown, family: Family, error: CoreError): JSONRPCResponse {

@@ -18,6 +18,7 @@ import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
 import { MemoryStore } from "../store/memory.js";
 import { openStateStore } from "../store/open.js";
 import { obtainSigningKey } from "../store/signing-key-file.js";
+import { answerLimitOf } from "./answer-budget.js";
 import { createMethods, type MethodDeps } from "./methods.js";
 
 export interface RuntimeOptions {
@@ -54,6 +55,8 @@ export interface Runtime {
   signer: CardSigner;
   /** What every binding's method table is made from (stdio makes its own table from these). */
   methodDeps: MethodDeps;
+  /** The bound of an answer and of a batch's answer, from --max-output-bytes (docs/reference.md, "Answer size"). */
+  maxAnswerBytes: number;
   /** What the extended card tells an authenticated caller (CONTRACT 8.2). */
   operator: Omit<OperatorSetup, "containment">;
   /** Stops push deliveries (what is pending is dropped and counted) and lets go of the store (its last writes, its lock). */
@@ -148,5 +151,6 @@ export async function createRuntime(
     push.close();
     store.close?.();
   };
-  return { dispatcher, service, methods, methodDeps, operator, push, signer, close };
+  const maxAnswerBytes = answerLimitOf(outputLimit);
+  return { dispatcher, service, methods, methodDeps, operator, push, signer, maxAnswerBytes, close };
 }

@@ -3,7 +3,9 @@
 // stdout; tests open one on in-memory streams.
 import type { Readable, Writable } from "node:stream";
 import type { A2aService } from "../a2a/service.js";
+import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
+import { answerLimitOf } from "../jsonrpc/answer-budget.js";
 import { createMethods, type MethodDeps } from "../jsonrpc/methods.js";
 import { StdioConnection } from "./connection.js";
 import { StdioTransport } from "./transport.js";
@@ -15,6 +17,8 @@ export interface BindingOptions {
   /** The package's version, for the agent card. */
   version: string;
   maxLineBytes?: number;
+  /** The bound of an answer and of a batch's answer (default: from the default --max-output-bytes). */
+  maxAnswerBytes?: number;
   /** What the extended card adds (CONTRACT 8.2); without it, GetExtendedAgentCard is not configured. */
   operator?: MethodDeps["operator"];
   log(line: string): void;
@@ -42,6 +46,7 @@ export function openStdioBinding(options: BindingOptions): StdioBinding {
     onFrame: (frame) => void connection.handle(frame),
     onClose: options.onClose,
   });
-  connection = new StdioConnection(server, transport, { maxLineBytes, log });
+  const maxAnswerBytes = options.maxAnswerBytes ?? answerLimitOf(DEFAULT_OUTPUT_LIMIT);
+  connection = new StdioConnection(server, transport, { maxLineBytes, maxAnswerBytes, log });
   return { transport, connection };
 }

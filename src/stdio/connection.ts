@@ -1,6 +1,7 @@
-// One stdio client: a frame in, zero or more answers out (CONTRACT 5.1). Batches are bounded; a batch's answer is
-// handed to the transport entry by entry, each encoded only when the output takes it; a stream's first item is the
-// request's result, and its other items follow as `tasks/event` notifications (CONTRACT 7.3).
+// One stdio client: a frame in, zero or more answers out (CONTRACT 5.1). Batches are bounded, and so is every answer:
+// a single answer is encoded only when the output takes it, a batch's entries a few at a time as they are answered,
+// within the answer bound (src/jsonrpc/bounded-answers.ts); a stream's first item is the request's result, and its
+// other items follow as `tasks/event` notifications (CONTRACT 7.3).
 import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { Framing, WireJson } from "../a2a/wire/encode.js";
@@ -8,7 +9,8 @@ import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
-import { responseJson } from "../jsonrpc/json-text.js";
+import { jsonWithin } from "../jsonrpc/answer-budget.js";
+import { type AnswerWriter, answerBatch, answerJson } from "../jsonrpc/bounded-answers.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { type GateRefusal, passGate, tooLarge } from "../jsonrpc/request-gate.js";
 import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
@@ -29,12 +31,22 @@ export class StdioConnection {
   private inFlight = 0;
   private idle: Array<() => void> = [];
   private readonly streams = new Set<StreamReply>();
+  private readonly writer: AnswerWriter;
 
   constructor(
     private readonly server: JSONRPCServer<CallContext>,
     private readonly sink: ConnectionSink,
-    private readonly options: { maxLineBytes: number; log(line: string): void },
-  ) {}
+    private readonly options: { maxLineBytes: number; maxAnswerBytes: number; log(line: string): void },
+  ) {
+    this.writer = {
+      maxBytes: options.maxAnswerBytes,
+      encode: (response, maxBytes) => this.encode(response, maxBytes),
+      // A stream whose first answer is left out is not followed.
+      release: (response) => {
+        if (response.result instanceof StreamReply) response.result.close();
+      },
+    };
+  }
 
   /** Handles one frame; resolves once its answers (not its streams' events) are handed on. */
   async handle(frame: Frame): Promise<void> {
@@ -68,13 +80,13 @@ export class StdioConnection {
         ? ({ ok: false, refusal: tooLarge(frame.bytes, this.options.maxLineBytes, headOf(frame)) } as const)
         : passGate({ shape: "jsonrpc", bytes: frame.line, maxBytes: this.options.maxLineBytes });
     if (!verdict.ok) {
-      this.write(refusalResponse(verdict.refusal));
+      this.write(undefined, refusalResponse(verdict.refusal));
       return;
     }
     const { value, refused } = verdict;
     if (!Array.isArray(value)) {
       const response = await this.one(value, refused);
-      if (response) this.write(response);
+      if (response) this.write(value, response);
       return;
     }
     if (value.length === 0 || value.length > MAX_BATCH) {
@@ -82,18 +94,16 @@ export class StdioConnection {
         value.length === 0
           ? "expected a non-empty batch"
           : `expected at most ${MAX_BATCH} requests in a batch, found ${value.length}`;
-      this.write(errorResponse(null, A2A_CODES.invalidRequest, "Invalid Request", { detail }));
+      this.write(undefined, errorResponse(null, A2A_CODES.invalidRequest, "Invalid Request", { detail }));
       return;
     }
-    const responses = (await Promise.all(value.map((item) => this.one(item, refused)))).filter(
-      (response): response is JSONRPCResponse => response !== null,
-    );
-    if (responses.length === 0) return;
-    // One line: "[", then each entry encoded when the output takes it, then "]".
-    const lines: OutLine[] = responses.map((response, i) => () => `${i === 0 ? "[" : ","}${this.encode(response)}`);
+    const { texts, written } = await answerBatch(value, (item) => this.one(item, refused), this.writer);
+    if (texts.length === 0) return;
+    // One line, "[", the entries, "]": nothing else is written in between.
+    const lines: OutLine[] = texts.map((text, i) => `${i === 0 ? "[" : ","}${text}`);
     lines.push("]\n");
     this.sink.sendAll(lines);
-    for (const response of responses) this.follow(response);
+    for (const response of written) this.follow(response);
   }
 
   private async one(value: unknown, refused: ReadonlyMap<unknown, GateRefusal>): Promise<JSONRPCResponse | null> {
@@ -107,8 +117,9 @@ export class StdioConnection {
     return this.server.receive(value as never, { notification: !("id" in (value as object)) });
   }
 
-  private write(response: JSONRPCResponse): void {
-    this.sink.sendAll([() => `${this.encode(response)}\n`]);
+  /** One answer, encoded when the output takes it (a stream whose first answer is past the bound is closed then). */
+  private write(request: unknown, response: JSONRPCResponse): void {
+    this.sink.sendAll([() => `${answerJson(request, response, this.writer)}\n`]);
     this.follow(response);
   }
 
@@ -145,10 +156,11 @@ export class StdioConnection {
     })();
   }
 
-  private encode(response: JSONRPCResponse): string {
+  /** The answer's JSON within `maxBytes` (undefined past it); a stream's answer is its first item. */
+  private encode(response: JSONRPCResponse, maxBytes: number): string | undefined {
     const result = response.result instanceof StreamReply ? { ...response, result: response.result.first } : response;
     try {
-      return responseJson(result);
+      return jsonWithin(result, maxBytes);
     } catch (error) {
       this.options.log(`internal error: cannot encode an answer: ${(error as Error).message}`);
       return JSON.stringify(errorResponse(response.id, A2A_CODES.internal, "Internal error"));

@@ -48,6 +48,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     output: io.stdout,
     service,
     methodDeps: runtime.methodDeps,
+    maxAnswerBytes: runtime.maxAnswerBytes,
     version: options.version,
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
     log,

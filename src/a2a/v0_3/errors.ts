@@ -23,6 +23,8 @@ export const TABLE: Record<CoreErrorCode, { code: number; hitl?: boolean; messag
   idempotency_key_reused: { code: A2A_CODES.idempotencyKeyReused },
   // A stream's client too far behind (CONTRACT 8.4): data.reason "slow_consumer".
   slow_consumer: { code: A2A_CODES.serverBusy, prefix: "stream ended" },
+  // An answer past its bound (docs/reference.md, "Answer size"): data.reason "response_too_large".
+  response_too_large: { code: A2A_CODES.serverBusy, prefix: "response too large" },
 };
 
 export function rpcErrorOf(error: CoreError): RpcError {

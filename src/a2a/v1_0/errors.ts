@@ -74,6 +74,11 @@ export const TABLE: Record<CoreErrorCode, Row> = {
     ...row(A2A_CODES.serverBusy, "SLOW_CONSUMER", 429, "RESOURCE_EXHAUSTED", OUR_DOMAIN),
     prefix: "stream ended",
   },
+  // gRPC's status for a message past its size limit; asking again for the same is refused again.
+  response_too_large: {
+    ...row(A2A_CODES.serverBusy, "RESPONSE_TOO_LARGE", 429, "RESOURCE_EXHAUSTED", OUR_DOMAIN),
+    prefix: "response too large",
+  },
   idempotency_key_reused: row(
     A2A_CODES.idempotencyKeyReused,
     "IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD",
