@@ -1,6 +1,8 @@
 // idempotency/v1 (CONTRACT 9.1), above the service and below the bindings: a send whose key (messageId) and request
 // hash match a kept first answer gets that answer again instead of running; one that arrives while the first still
-// runs waits for it; the same key with another hash is -32422. What a retry may cure is never kept.
+// runs waits for it; the same key with another hash is -32422. What a retry may cure is never kept. The key is kept
+// the moment the send is accepted, before its process starts (as its task, read as it is when replayed), so a retry
+// after a crash answers that task as it is then (failed, runtime_restarted) instead of running it again.
 import { CoreError } from "../core/errors.js";
 import type { KeptAnswer } from "../core/store.js";
 import type { AnswerCache } from "./answer-cache.js";
@@ -21,8 +23,11 @@ export type KeptForm = Pick<KeptAnswer, "kind" | "text">;
 export interface IdempotentCall<T> {
   key: string;
   hash: string;
-  /** Runs the send; rejects with the error its client gets. */
-  run(): Promise<T>;
+  /**
+   * Runs the send; rejects with the error its client gets. `accepted` is called once the send is accepted, before
+   * anything runs, with what a replay answers until the first answer is kept.
+   */
+  run(accepted: (form: KeptForm) => void): Promise<T>;
   /** How a result is kept. */
   keep(result: T): KeptForm;
   /** The JSON-RPC error a rejection of `run` stands for, when it is one. */
@@ -64,10 +69,13 @@ export class Idempotency {
     let finished!: () => void;
     this.running.set(call.key, { hash: call.hash, done: new Promise<void>((resolve) => (finished = resolve)) });
     try {
-      const result = await call.run();
+      const result = await call.run((form) =>
+        this.cache.put({ key: call.key, hash: call.hash, at: this.now(), ...form }),
+      );
       this.cache.put({ key: call.key, hash: call.hash, at: this.now(), ...call.keep(result) });
       return result;
     } catch (error) {
+      // An accepted send that then fails (a stream whose client left) keeps its accepted entry.
       const rpc = call.errorOf(error);
       if (rpc && !NEVER_KEPT.has(rpc.code)) {
         const text = JSON.stringify({ code: rpc.code, message: rpc.message, data: rpc.data });

@@ -11,6 +11,11 @@ export interface SendRequest {
   historyLength?: number;
   /** A push notification config given inline (1.0 `configuration.taskPushNotificationConfig`, 0.3 `configuration.pushNotificationConfig`). */
   push?: { config: unknown; family: "0.3" | "1.0"; path: string };
+  /**
+   * Called in the turn the send's task is made (or answered), before its process starts: idempotency/v1 writes its
+   * key down here, so a retry after a crash finds it (CONTRACT 9.1).
+   */
+  onAccepted?: (taskId: string) => void;
 }
 
 export interface GetRequest {

@@ -26,6 +26,7 @@ export class A2aService {
     // A blocking send, an answer's included, waits for an ended or interrupted state (A2A 1.0 §3.2.2).
     const answered = await this.answerIn(request);
     const task = answered ? this.withPush(answered, push) : this.submit(request, push);
+    request.onAccepted?.(task.id);
     if (request.returnImmediately) return task;
     return this.dispatcher.until(task.id, (t) => stopsAt("ended-or-input", t));
   }
@@ -36,9 +37,12 @@ export class A2aService {
     const answered = await this.answerIn(request);
     if (answered) {
       this.withPush(answered, push);
+      request.onAccepted?.(answered.id);
       return new TaskStream(this.dispatcher, answered.id, rule, { closingStatus: true });
     }
-    return new TaskStream(this.dispatcher, this.submit(request, push).id, rule);
+    const task = this.submit(request, push);
+    request.onAccepted?.(task.id);
+    return new TaskStream(this.dispatcher, task.id, rule);
   }
 
   get(request: GetRequest): TaskView {

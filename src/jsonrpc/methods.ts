@@ -53,6 +53,8 @@ export interface CallContext {
   replayed?: boolean;
   /** The HTTP base address the request reached (http://host:port), for the card's URLs; none on stdio. */
   base?: string;
+  /** Set for one send under idempotency/v1: told the send's task once it is accepted (src/a2a/requests.ts). */
+  accepted?: (taskId: string) => void;
 }
 
 export interface MethodDeps {
@@ -87,16 +89,34 @@ async function firstTask(stream: TaskStream): Promise<TaskView> {
   return (first.value as { task: TaskView }).task;
 }
 
+/** The send with the extensions its headers activate, and who is told when it is accepted. */
 function withHeaders(request: SendRequest, context: CallContext): SendRequest {
   const fromHeader = recognisedExtensions(context.headers?.extensions);
-  if (fromHeader.length === 0) return request;
-  return { ...request, extensions: [...new Set([...request.extensions, ...fromHeader])] };
+  const accepted = context.accepted ? { onAccepted: context.accepted } : {};
+  if (fromHeader.length === 0) return { ...request, ...accepted };
+  return { ...request, extensions: [...new Set([...request.extensions, ...fromHeader])], ...accepted };
 }
 
 /** The task a send answered with: `{ task }` in 1.0, the Task itself in 0.3. */
-function taskIdOf(result: unknown): string {
+function taskOfResult(result: unknown): Record<string, unknown> | undefined {
   const task = isRecord(result) && isRecord(result.task) ? result.task : result;
-  return isRecord(task) && typeof task.id === "string" ? task.id : "";
+  return isRecord(task) ? task : undefined;
+}
+
+function taskIdOf(result: unknown): string {
+  const id = taskOfResult(result)?.id;
+  return typeof id === "string" ? id : "";
+}
+
+/** States a task never leaves, in both families' spellings. */
+const ENDED_STATES: ReadonlySet<unknown> = new Set(
+  ["completed", "failed", "canceled", "rejected"].flatMap((state) => [state, `TASK_STATE_${state.toUpperCase()}`]),
+);
+
+/** Whether a send's answer shows its task ended: only then is the answer itself kept, as it can no longer change. */
+function answersEndedTask(result: unknown): boolean {
+  const status = taskOfResult(result)?.status;
+  return isRecord(status) && ENDED_STATES.has(status.state);
 }
 
 /**
@@ -248,9 +268,9 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
           checkVersion(context.headers?.version ?? paramsServiceParameters(params).version, family);
           const activated = [...recognisedExtensions(context.headers?.extensions), ...activatedExtensions(params)];
           if (deps.runtime?.requireExtensions) requireExtensions(name, activated);
-          const run = async () => {
+          const run = async (callContext = context) => {
             try {
-              return await method(params, context);
+              return await method(params, callContext);
             } catch (error) {
               throw rpcError(name, error);
             }
@@ -275,7 +295,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     family: Family,
     key: string,
     params: unknown,
-    run: () => Promise<unknown>,
+    run: (callContext?: CallContext) => Promise<unknown>,
     context: CallContext,
   ): IdempotentCall<unknown> => {
     if (!isUuid(key))
@@ -284,10 +304,13 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     return {
       key,
       hash: requestHash(name, family, params),
-      // The first answer goes out as the very text kept, so a replay is the same bytes.
-      run: async () => {
-        const result = await run();
-        if (result instanceof StreamReply) return result;
+      // Accepted, the send is kept as its task (or stream), so a retry after a crash never runs it again. An answer
+      // that shows its task ended goes out as the very text kept, so a replay is the same bytes; any other answer
+      // (returnImmediately's, input-required's) is kept as its task, read as it is when replayed.
+      run: async (accepted) => {
+        const kind = STREAMING_METHODS.has(name) ? "stream" : "task";
+        const result = await run({ ...context, accepted: (taskId) => accepted({ kind, text: taskId }) });
+        if (result instanceof StreamReply || !answersEndedTask(result)) return result;
         const text = valueJson(result);
         return text.length > MAX_ANSWER_BYTES ? result : new JsonText(text);
       },

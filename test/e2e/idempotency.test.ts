@@ -4,9 +4,9 @@
 // --state-dir; an expired entry runs again; a queue_full refusal is not kept; the official SDK client gets one task.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { SendMessageRequest, type Task } from "@a2a-js/sdk";
 import {
@@ -213,6 +213,76 @@ describe("idempotency/v1 kept answers: restarts, TTL, refusals", () => {
       assert.equal(retry.text, first.text);
       assert.equal(retry.replayed, true);
       assert.equal(runs(), before);
+    } finally {
+      await server.close();
+    }
+  });
+
+  /** Resolves once the file `path` holds `lines` lines (waits on the directory's changes, never on a timer). */
+  async function linesIn(path: string, lines: number): Promise<void> {
+    const count = () => (existsSync(path) ? readFileSync(path, "utf8").split("\n").length - 1 : 0);
+    const watcher = watch(dirname(path));
+    try {
+      const deadline = AbortSignal.timeout(20_000);
+      while (count() < lines) {
+        await new Promise<void>((resolve, reject) => {
+          watcher.once("change", () => resolve());
+          deadline.addEventListener("abort", () => reject(new Error(`${path} never had ${lines} line(s)`)));
+        });
+      }
+    } finally {
+      watcher.close();
+    }
+  }
+
+  it("a send accepted before a SIGKILL never runs again: its retry after restart replays the task as it now is", async () => {
+    const dir = tempDir("idem-crash");
+    const runLog = join(tempDir("idem-runs"), "runs.log");
+    const env = { FIXTURE_RUN_LOG: runLog };
+    let server = await startHttp(["--state-dir", dir], env);
+    const driver = httpRpcDriver(() => server, "1.0");
+    const message = { ...(envelopeParams("append-hang").message as object), messageId: randomUUID() };
+    const immediate = { ...(envelopeParams("append-hang").message as object), messageId: randomUUID() };
+    try {
+      // A blocking send, never answered: the server dies while its runner works.
+      const blocking = driver.send(message, { extensions: BOTH }).catch((error: Error) => error);
+      await linesIn(runLog, 1);
+      const early = await driver.send(immediate, { extensions: BOTH, configuration: { returnImmediately: true } });
+      assert.equal(taskOfAnswer(early).status.state, "TASK_STATE_SUBMITTED");
+      await linesIn(runLog, 2);
+      server.child.kill("SIGKILL");
+      await server.exited;
+      assert.ok((await blocking) instanceof Error, "the first send got no answer");
+      server = await startHttp(["--state-dir", dir], env);
+      const retry = await driver.send(message, { extensions: BOTH, spaced: true });
+      assert.equal(retry.status, 200, retry.text);
+      assert.equal(retry.replayed, true);
+      const task = taskOfAnswer(retry);
+      assert.equal(task.status.state, "TASK_STATE_FAILED");
+      assert.match(JSON.stringify(task.status), /runtime_restarted|restarted/);
+      const again = await driver.send(immediate, { extensions: BOTH, configuration: { returnImmediately: true } });
+      assert.equal(again.replayed, true);
+      assert.equal(taskOfAnswer(again).id, taskOfAnswer(early).id);
+      assert.equal(taskOfAnswer(again).status.state, "TASK_STATE_FAILED", "the task as it is now, not SUBMITTED");
+      assert.equal(readFileSync(runLog, "utf8").split("\n").length - 1, 2, "each send ran once");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a returnImmediately replay answers the task's current state", async () => {
+    const server = await startHttp([], { FIXTURE_PID_DIR: pidDir });
+    try {
+      const driver = restDriver(() => server);
+      const message = sleepMessage("current state");
+      const first = await driver.send(message, { extensions: BOTH, configuration: { returnImmediately: true } });
+      const task = taskOfAnswer(first);
+      assert.equal(task.status.state, "TASK_STATE_SUBMITTED");
+      await taskWhen(server, task.id, (current) => current.status.state === "TASK_STATE_COMPLETED");
+      const retry = await driver.send(message, { extensions: BOTH, configuration: { returnImmediately: true } });
+      assert.equal(retry.replayed, true);
+      assert.equal(taskOfAnswer(retry).id, task.id);
+      assert.equal(taskOfAnswer(retry).status.state, "TASK_STATE_COMPLETED");
     } finally {
       await server.close();
     }
