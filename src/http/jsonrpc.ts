@@ -8,7 +8,7 @@ import type { ServiceParams } from "../a2a/service-params.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
-import { type AnswerWriter, answerBatch, answerJson } from "../jsonrpc/bounded-answers.js";
+import { type AnswerText, type AnswerWriter, answerBatch, answerJson } from "../jsonrpc/bounded-answers.js";
 import { type CallContext, STREAMING_METHODS } from "../jsonrpc/methods.js";
 import type { GateRefusal } from "../jsonrpc/request-gate.js";
 import { errorResponse, familyError, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
@@ -34,6 +34,24 @@ const invalid = (id: unknown, detail: string) =>
 
 const jsonBody = (c: Context, text: string, status: 200 | 422 = 200) =>
   c.body(text, status, { "Content-Type": "application/json" });
+
+/** A batch's answer, written entry by entry as the client reads it (an entry made again only then). */
+function batchBody(c: Context, texts: readonly AnswerText[]) {
+  let at = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (at === texts.length) {
+        controller.enqueue(Buffer.from("]"));
+        controller.close();
+        return;
+      }
+      const text = texts[at] as AnswerText;
+      controller.enqueue(Buffer.from(`${at === 0 ? "[" : ","}${typeof text === "string" ? text : text()}`));
+      at += 1;
+    },
+  });
+  return c.body(body, 200, { "Content-Type": "application/json" });
+}
 
 /**
  * HTTP 200 for every JSON-RPC answer, but 422 for a single -32422 (an idempotency key reused with another payload,
@@ -111,6 +129,6 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
     // A few entries at a time, each answer counted as it is written (src/jsonrpc/bounded-answers.ts).
     const { texts } = await answerBatch(value, (item) => one(item, context, true, refused), writer);
     markReplayed(c, context);
-    return texts.length === 0 ? c.body(null, 204) : jsonBody(c, `[${texts.join(",")}]`);
+    return texts.length === 0 ? c.body(null, 204) : batchBody(c, texts);
   };
 }

@@ -51,9 +51,19 @@ export function answerJson(request: unknown, response: JSONRPCResponse, writer: 
   return JSON.stringify(tooLargeResponse(request, tooLargeWords(writer.maxBytes), response.id));
 }
 
+/** An answer's JSON, or how to make it again when its turn to be written comes. */
+export type AnswerText = string | (() => string);
+
+/**
+ * An answer's JSON longer than this is not held while the rest of its batch runs: it is measured, let go and made
+ * again when written, so a batch of large answers holds their results (which share a task's output), never 8 ×
+ * --max-output-bytes of JSON at once.
+ */
+export const HELD_TEXT_BYTES = 64 * 1024;
+
 export interface BatchAnswer {
   /** Each entry's answer as JSON, in the batch's order (notifications have none). */
-  texts: string[];
+  texts: AnswerText[];
   /** The answers written in full (a stream among them is then followed). */
   written: JSONRPCResponse[];
 }
@@ -90,8 +100,12 @@ export async function answerBatch(
     running[at] = Promise.resolve(null);
     if (response === null) continue;
     const text = budget.exhausted ? undefined : encode(response, budget.left);
-    if (text !== undefined && budget.take(Buffer.byteLength(text, "utf8"))) {
-      answer.texts.push(text);
+    const bytes = text === undefined ? Number.POSITIVE_INFINITY : Buffer.byteLength(text, "utf8");
+    if (text !== undefined && budget.take(bytes)) {
+      // Made again within the bytes it was counted at: a result that grew since is left out, the bound kept.
+      const again = () =>
+        encode(response, bytes) ?? JSON.stringify(tooLargeResponse(entry, leftOut(budget), response.id));
+      answer.texts.push(bytes > HELD_TEXT_BYTES ? again : text);
       answer.written.push(response);
       continue;
     }

@@ -100,7 +100,10 @@ export class StdioConnection {
     const { texts, written } = await answerBatch(value, (item) => this.one(item, refused), this.writer);
     if (texts.length === 0) return;
     // One line, "[", the entries, "]": nothing else is written in between.
-    const lines: OutLine[] = texts.map((text, i) => `${i === 0 ? "[" : ","}${text}`);
+    const lines: OutLine[] = texts.map((text, i) => {
+      const opening = i === 0 ? "[" : ",";
+      return typeof text === "string" ? `${opening}${text}` : () => `${opening}${text()}`;
+    });
     lines.push("]\n");
     this.sink.sendAll(lines);
     for (const response of written) this.follow(response);

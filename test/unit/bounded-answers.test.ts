@@ -4,7 +4,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { JSONRPCResponse } from "json-rpc-2.0";
-import { answerBatch, answerJson, BATCH_CONCURRENCY } from "../../src/jsonrpc/bounded-answers.js";
+import {
+  type AnswerText,
+  answerBatch,
+  answerJson,
+  BATCH_CONCURRENCY,
+  HELD_TEXT_BYTES,
+} from "../../src/jsonrpc/bounded-answers.js";
 
 const request = (id: number, method = "ListTasks") => ({ jsonrpc: "2.0", id, method, params: {} });
 const result = (id: unknown, size: number): JSONRPCResponse => ({
@@ -13,13 +19,29 @@ const result = (id: unknown, size: number): JSONRPCResponse => ({
   result: "x".repeat(size),
 });
 const idOf = (entry: unknown) => (entry as { id: number }).id;
+const textOf = (text: AnswerText) => (typeof text === "string" ? text : text());
 
 describe("answerBatch", () => {
+  it("holds a large answer's result, not its JSON, and makes it again within the bytes it was counted at", async () => {
+    const grows = { jsonrpc: "2.0", id: 2, result: "y".repeat(HELD_TEXT_BYTES) } as JSONRPCResponse;
+    const { texts } = await answerBatch(
+      [request(0), request(1), request(2)],
+      async (entry) => (idOf(entry) === 2 ? grows : result(idOf(entry), idOf(entry) === 0 ? 10 : HELD_TEXT_BYTES)),
+      { maxBytes: 10 * HELD_TEXT_BYTES },
+    );
+    assert.equal(typeof texts[0], "string");
+    assert.equal(typeof texts[1], "function");
+    assert.equal(JSON.parse(textOf(texts[1] as AnswerText)).result.length, HELD_TEXT_BYTES);
+    // A result that grew between its count and its write is left out: the batch's bound holds.
+    grows.result = "y".repeat(2 * HELD_TEXT_BYTES);
+    assert.equal(JSON.parse(textOf(texts[2] as AnswerText)).error.code, -32000);
+  });
+
   it("answers every entry while the bound holds", async () => {
     const entries = [1, 2, 3].map((id) => request(id));
     const { texts, written } = await answerBatch(entries, async (entry) => result(idOf(entry), 10), { maxBytes: 1000 });
     assert.deepEqual(
-      texts.map((text) => JSON.parse(text).result.length),
+      texts.map((text) => JSON.parse(textOf(text)).result.length),
       [10, 10, 10],
     );
     assert.equal(written.length, 3);
@@ -37,7 +59,7 @@ describe("answerBatch", () => {
       },
       { maxBytes: 300, release: (response) => released.push(response.id) },
     );
-    const answers = texts.map((text) => JSON.parse(text));
+    const answers = texts.map((text) => JSON.parse(textOf(text)));
     assert.deepEqual(
       answers.map((answer) => answer.id),
       entries.map(idOf),
@@ -90,10 +112,10 @@ describe("answerBatch", () => {
           );
           assert.equal(texts.length, sizes.length);
           const writtenBytes = texts
-            .filter((text) => JSON.parse(text).result !== undefined)
-            .reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+            .filter((text) => JSON.parse(textOf(text)).result !== undefined)
+            .reduce((sum, text) => sum + Buffer.byteLength(textOf(text)), 0);
           assert.ok(writtenBytes <= maxBytes);
-          assert.equal(written.length, texts.filter((text) => JSON.parse(text).result !== undefined).length);
+          assert.equal(written.length, texts.filter((text) => JSON.parse(textOf(text)).result !== undefined).length);
         },
       ),
     );
