@@ -77,11 +77,14 @@ export function getRequestOf(params: unknown): GetRequest {
   return historyLength === undefined ? { id } : { id, historyLength };
 }
 
+/** One pageSize rule for every list, tasks and push configs alike: 1 to 100 (0 is refused, not "all"). */
+export const PageSize = v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PAGE_SIZE)));
+
 const ListSchema = v.looseObject({
   contextId: v.optional(v.string()),
   status: v.optional(v.string()),
   statusTimestampAfter: v.optional(v.string()),
-  pageSize: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_PAGE_SIZE))),
+  pageSize: PageSize,
   pageToken: v.optional(v.string()),
   historyLength: HistoryLength,
   includeArtifacts: v.optional(v.boolean()),

@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { isRecord } from "../core/envelope/json-value.js";
+import { invalidParams } from "./decode.js";
 import type { Family } from "./service-params.js";
 import { SERVICE_PARAMETERS } from "./service-params.js";
 
@@ -66,6 +67,21 @@ export function decodedSendParams(family: Family, params: unknown): unknown {
 }
 
 /** The message's `messageId`, the key; undefined when there is none to key on. */
+/** A send's messageId may be left out, but never empty: "" would be a key that keys nothing (CONTRACT 9.1). */
+export function refuseEmptyMessageId(params: unknown): void {
+  const message = isRecord(params) ? params.message : undefined;
+  if (!isRecord(message)) return;
+  const field = "messageId" in message ? "messageId" : "message_id";
+  if (message[field] !== "") return;
+  throw invalidParams([
+    {
+      path: `/message/${field}`,
+      code: "message_id_empty",
+      message: "expected a non-empty messageId, found an empty string",
+    },
+  ]);
+}
+
 export function idempotencyKey(params: unknown): string | undefined {
   const message = isRecord(params) ? params.message : undefined;
   if (!isRecord(message)) return undefined;

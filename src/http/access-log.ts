@@ -2,6 +2,7 @@
 // it off. Only the method, the path, the names of query parameters (their values may hold anything a client put
 // there, a token included), the status and the time to the response's head: never a header, so never the token.
 import type { MiddlewareHandler } from "hono";
+import { cutText } from "../core/log-field.js";
 import { printable } from "../core/printable.js";
 
 /** The longest path written; past it, the line says how much was left out. */
@@ -19,8 +20,7 @@ export function accessLog(write: (line: string) => void): MiddlewareHandler {
 /** `/a2a/rest/tasks?status&pageSize`: the path as sent, and the query's names without their values. */
 export function requestTarget(url: string): string {
   const parsed = new URL(url);
-  let path = parsed.pathname;
-  if (path.length > MAX_PATH) path = `${path.slice(0, MAX_PATH)}… (${path.length} characters)`;
+  const path = cutText(parsed.pathname, MAX_PATH);
   const names = [...new Set(parsed.searchParams.keys())].map((name) => name.slice(0, 40));
   return printable(names.length > 0 ? `${path}?${names.join("&")}` : path);
 }

@@ -5,6 +5,7 @@ import { HTTPException } from "hono/http-exception";
 import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10, type RuntimeCard } from "../a2a/card.js";
 import { type CardSigner, signedCard } from "../a2a/card-signature.js";
+import { logField } from "../core/log-field.js";
 import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
 import { answerLimitOf } from "../jsonrpc/answer-budget.js";
 import type { CallContext } from "../jsonrpc/methods.js";
@@ -96,7 +97,7 @@ export function createApp(options: AppOptions): Hono {
   app.notFound(notFound);
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
-    options.log(`internal error answering ${c.req.method} ${c.req.path}: ${error?.stack ?? error}`);
+    options.log(`internal error answering ${c.req.method} ${logField(c.req.path, 200)}: ${error?.stack ?? error}`);
     return refusal(500, "INTERNAL", "internal error");
   });
   return app;

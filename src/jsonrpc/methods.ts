@@ -14,7 +14,13 @@ import {
 import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { getRequestOf } from "../a2a/decode.js";
 import type { Idempotency, IdempotentCall } from "../a2a/idempotency.js";
-import { idempotencyKey, isUuid, requestHash, SEND_METHOD_NAMES } from "../a2a/idempotency-hash.js";
+import {
+  idempotencyKey,
+  isUuid,
+  refuseEmptyMessageId,
+  requestHash,
+  SEND_METHOD_NAMES,
+} from "../a2a/idempotency-hash.js";
 import type { ListRequest, SendRequest, TaskOptions } from "../a2a/requests.js";
 import { A2A_CODES, type RpcError } from "../a2a/rpc-codes.js";
 import type { A2aService } from "../a2a/service.js";
@@ -38,6 +44,7 @@ import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { closest } from "../core/edit-distance.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
+import { logField } from "../core/log-field.js";
 import type { TaskView } from "../core/task/task-record.js";
 import { IDEMPOTENCY_URI, RUNTIME_URI } from "../core/uris.js";
 import { EndedTaskTexts } from "./ended-task-texts.js";
@@ -275,6 +282,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
               throw rpcError(name, error);
             }
           };
+          if (SEND_METHOD_NAMES[name]) refuseEmptyMessageId(params);
           const key = SEND_METHOD_NAMES[name] ? idempotencyKey(params) : undefined;
           let result: unknown;
           if (deps.idempotency && key !== undefined && activated.includes(IDEMPOTENCY_URI)) {
@@ -299,7 +307,7 @@ export function createMethods(deps: MethodDeps): JSONRPCServer<CallContext> {
     context: CallContext,
   ): IdempotentCall<unknown> => {
     if (!isUuid(key))
-      deps.log(`idempotency: messageId ${JSON.stringify(key)} is not a UUID; it is used as the key all the same`);
+      deps.log(`idempotency: messageId ${logField(key)} is not a UUID; it is used as the key all the same`);
     const replay = replays[name] as (typeof replays)[string];
     return {
       key,

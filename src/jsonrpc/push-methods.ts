@@ -1,7 +1,8 @@
 // The push notification config methods of both families (CONTRACT 7.1, 9.3): 1.0 Create/Get/List/Delete
 // TaskPushNotificationConfig with 1.0 shapes, 0.3 tasks/pushNotificationConfig/set|get|list|delete with 0.3 shapes.
 
-import { invalidParams } from "../a2a/decode.js";
+import * as v from "valibot";
+import { invalidParams, PageSize, parseParams } from "../a2a/decode.js";
 import { config03, config10, requireParams, taskIdOf } from "../a2a/push/config-wire.js";
 import type { PushService } from "../a2a/push/push-service.js";
 import type { A2aService } from "../a2a/service.js";
@@ -27,31 +28,43 @@ function configIdOf(params: Record<string, unknown>, field: string): string {
   return value;
 }
 
-/** ListTaskPushNotificationConfigs pages: an offset as the token (a task has at most 16 configs). */
-function page(params: Record<string, unknown>, total: number): { from: number; to: number } {
-  const { pageSize, pageToken } = params;
+const ConfigPageSchema = v.looseObject({ pageSize: PageSize, pageToken: v.optional(v.string()) });
+
+/**
+ * ListTaskPushNotificationConfigs pages (a task has at most 16 configs). The token is the task's id and an offset,
+ * so a token from one task's list is refused on another's, as a ListTasks token is only good for its own listing.
+ */
+function page(taskId: string, params: Record<string, unknown>, total: number): { from: number; to: number } {
+  const { pageSize, pageToken } = parseParams(ConfigPageSchema, params);
   let from = 0;
   if (pageToken !== undefined && pageToken !== "") {
-    if (typeof pageToken !== "string" || !/^\d{1,3}$/.test(pageToken) || Number(pageToken) > total)
+    const offset = offsetOf(pageToken, taskId);
+    if (offset === undefined || offset > total)
       throw invalidParams([
         {
           path: "/pageToken",
           code: "invalid_value",
-          message: "expected a pageToken from a previous page, found another value",
+          message: `expected a pageToken from a previous page of task ${taskId}'s configs, found another string`,
         },
       ]);
-    from = Number(pageToken);
+    from = offset;
   }
-  if (pageSize === undefined || pageSize === 0) return { from, to: total };
-  if (typeof pageSize !== "number" || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 100)
-    throw invalidParams([
-      {
-        path: "/pageSize",
-        code: "invalid_value",
-        message: `expected pageSize from 1 to 100, found ${JSON.stringify(pageSize)}`,
-      },
-    ]);
-  return { from, to: Math.min(total, from + pageSize) };
+  return { from, to: pageSize === undefined ? total : Math.min(total, from + pageSize) };
+}
+
+export const configPageToken = (taskId: string, offset: number): string =>
+  Buffer.from(JSON.stringify([taskId, offset])).toString("base64url");
+
+/** The offset a token of `taskId`'s list holds, or undefined for any other string. */
+function offsetOf(token: string, taskId: string): number | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+    if (!Array.isArray(value) || value.length !== 2 || value[0] !== taskId) return undefined;
+    const offset: unknown = value[1];
+    return typeof offset === "number" && Number.isInteger(offset) && offset >= 0 ? offset : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function pushMethods10(service: A2aService): Record<string, Method> {
@@ -66,9 +79,11 @@ export function pushMethods10(service: A2aService): Record<string, Method> {
     },
     ListTaskPushNotificationConfigs: (params) => {
       const object = requireParams(params, "1.0");
-      const configs = pushOf(service).list(taskIdOf(object, "taskId"));
-      const { from, to } = page(object, configs.length);
-      return { configs: configs.slice(from, to).map(config10), nextPageToken: to < configs.length ? String(to) : "" };
+      const taskId = taskIdOf(object, "taskId");
+      const configs = pushOf(service).list(taskId);
+      const { from, to } = page(taskId, object, configs.length);
+      const nextPageToken = to < configs.length ? configPageToken(taskId, to) : "";
+      return { configs: configs.slice(from, to).map(config10), nextPageToken };
     },
     DeleteTaskPushNotificationConfig: (params) => {
       const object = requireParams(params, "1.0");

@@ -267,8 +267,11 @@ describe("push notifications over HTTP (1.0)", () => {
     assert.match(response.error.message, /16 push notification configs/);
     const list = await server.call("ListTaskPushNotificationConfigs", { taskId: task.id, pageSize: 10 });
     assert.equal(list.configs.length, 10);
-    assert.equal(list.nextPageToken, "10");
-    const rest = await server.call("ListTaskPushNotificationConfigs", { taskId: task.id, pageToken: "10" });
+    assert.notEqual(list.nextPageToken, "");
+    const rest = await server.call("ListTaskPushNotificationConfigs", {
+      taskId: task.id,
+      pageToken: list.nextPageToken,
+    });
     assert.equal(rest.configs.length, 6);
     assert.equal(rest.nextPageToken, "");
   });
