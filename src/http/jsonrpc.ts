@@ -46,7 +46,9 @@ function batchBody(c: Context, texts: readonly AnswerText[]) {
         return;
       }
       const text = texts[at] as AnswerText;
-      controller.enqueue(Buffer.from(`${at === 0 ? "[" : ","}${typeof text === "string" ? text : text()}`));
+      controller.enqueue(Buffer.from(at === 0 ? "[" : ","));
+      // A large entry is made again now, and sent in the pieces it is made of.
+      for (const piece of typeof text === "string" ? [text] : text()) controller.enqueue(Buffer.from(piece));
       at += 1;
     },
   });

@@ -4,8 +4,11 @@
 import type { Writable } from "node:stream";
 import type { FlowControl } from "./backpressure.js";
 
-/** A line to write (with its newline) as text or bytes, or how to make it when its turn comes. */
-export type OutLine = string | Buffer | (() => string);
+/**
+ * A line to write (with its newline) as text or bytes, or how to make it when its turn comes: as one text, or as the
+ * pieces a large answer is made of, written one after another and never joined into one more copy.
+ */
+export type OutLine = string | Buffer | (() => string | readonly string[]);
 
 export class Outbox {
   private readonly waiting: OutLine[] = [];
@@ -29,7 +32,9 @@ export class Outbox {
     }
     while (this.waiting.length > 0 && !this.flow.isFull) {
       const line = this.waiting.shift() as OutLine;
-      this.flow.write(this.stream, typeof line === "function" ? line() : line);
+      const made = typeof line === "function" ? line() : line;
+      if (typeof made === "string" || Buffer.isBuffer(made)) this.flow.write(this.stream, made);
+      else for (const piece of made) this.flow.write(this.stream, piece);
     }
   }
 

@@ -49,11 +49,22 @@ export class AnswerBudget {
 const bytesOf = (text: string, left: number): number =>
   text.length > left ? text.length : Buffer.byteLength(text, "utf8");
 
+/** JSON text in the pieces it was made of, and its UTF-8 bytes: written piece by piece, it is never joined. */
+export interface JsonPieces {
+  pieces: string[];
+  bytes: number;
+}
+
 /**
  * `value` as JSON text (the same text JSON.stringify gives, a JsonText spliced in as it is), or undefined as soon as
  * it passes `maxBytes` of UTF-8.
  */
 export function jsonWithin(value: unknown, maxBytes: number): string | undefined {
+  return jsonPiecesWithin(value, maxBytes)?.pieces.join("");
+}
+
+/** `jsonWithin` as its pieces: a large answer is measured, or written, without one more copy of it. */
+export function jsonPiecesWithin(value: unknown, maxBytes: number): JsonPieces | undefined {
   const parts: string[] = [];
   let left = maxBytes;
   const add = (text: string): boolean => {
@@ -85,7 +96,7 @@ export function jsonWithin(value: unknown, maxBytes: number): string | undefined
     }
     return add("}");
   };
-  return walk(value, 0) ? parts.join("") : undefined;
+  return walk(value, 0) ? { pieces: parts, bytes: maxBytes - left } : undefined;
 }
 
 /** What JSON.stringify leaves out of an object (and writes as null in an array). */

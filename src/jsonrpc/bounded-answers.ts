@@ -5,7 +5,7 @@
 import type { JSONRPCResponse } from "json-rpc-2.0";
 import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
-import { AnswerBudget, jsonWithin } from "./answer-budget.js";
+import { AnswerBudget, type JsonPieces, jsonPiecesWithin } from "./answer-budget.js";
 import { familyError, familyOfMethod } from "./rpc-messages.js";
 
 /**
@@ -18,7 +18,7 @@ export interface AnswerWriter {
   /** The bound of an answer, and of a batch's answer together. */
   maxBytes: number;
   /** The JSON of an answer within `maxBytes`, or undefined past it (src/jsonrpc/answer-budget.ts). */
-  encode?(response: JSONRPCResponse, maxBytes: number): string | undefined;
+  encode?(response: JSONRPCResponse, maxBytes: number): JsonPieces | undefined;
   /** An answer that was left out: what it holds open (a stream) is let go. */
   release?(response: JSONRPCResponse): void;
 }
@@ -44,20 +44,25 @@ const tooLargeWords = (maxBytes: number) =>
 
 /** The JSON of one answer, or of its -32000 when it is past the bound. */
 export function answerJson(request: unknown, response: JSONRPCResponse, writer: AnswerWriter): string {
-  const encode = writer.encode ?? jsonWithin;
-  const text = encode(response, writer.maxBytes);
-  if (text !== undefined) return text;
-  writer.release?.(response);
-  return JSON.stringify(tooLargeResponse(request, tooLargeWords(writer.maxBytes), response.id));
+  return answerPieces(request, response, writer).join("");
 }
 
-/** An answer's JSON, or how to make it again when its turn to be written comes. */
-export type AnswerText = string | (() => string);
+/** `answerJson` in pieces, to be written one after another. */
+export function answerPieces(request: unknown, response: JSONRPCResponse, writer: AnswerWriter): string[] {
+  const encode = writer.encode ?? jsonPiecesWithin;
+  const json = encode(response, writer.maxBytes);
+  if (json !== undefined) return json.pieces;
+  writer.release?.(response);
+  return [JSON.stringify(tooLargeResponse(request, tooLargeWords(writer.maxBytes), response.id))];
+}
+
+/** An answer's JSON, or how to make it again, in pieces, when its turn to be written comes. */
+export type AnswerText = string | (() => string[]);
 
 /**
  * An answer's JSON longer than this is not held while the rest of its batch runs: it is measured, let go and made
  * again when written, so a batch of large answers holds their results (which share a task's output), never 8 ×
- * --max-output-bytes of JSON at once.
+ * --max-output-bytes of JSON at once. Made again, it is written in the pieces it is made of, never joined.
  */
 export const HELD_TEXT_BYTES = 64 * 1024;
 
@@ -75,7 +80,7 @@ export async function answerBatch(
   writer: AnswerWriter,
 ): Promise<BatchAnswer> {
   const budget = new AnswerBudget(writer.maxBytes);
-  const encode = writer.encode ?? jsonWithin;
+  const encode = writer.encode ?? jsonPiecesWithin;
   const running: Array<Promise<JSONRPCResponse | null>> = [];
   const answer: BatchAnswer = { texts: [], written: [] };
   let begun = 0;
@@ -99,13 +104,13 @@ export async function answerBatch(
     const response = (await running[at]) ?? null;
     running[at] = Promise.resolve(null);
     if (response === null) continue;
-    const text = budget.exhausted ? undefined : encode(response, budget.left);
-    const bytes = text === undefined ? Number.POSITIVE_INFINITY : Buffer.byteLength(text, "utf8");
-    if (text !== undefined && budget.take(bytes)) {
+    const json = budget.exhausted ? undefined : encode(response, budget.left);
+    const bytes = json === undefined ? Number.POSITIVE_INFINITY : json.bytes;
+    if (json !== undefined && budget.take(bytes)) {
       // Made again within the bytes it was counted at: a result that grew since is left out, the bound kept.
       const again = () =>
-        encode(response, bytes) ?? JSON.stringify(tooLargeResponse(entry, leftOut(budget), response.id));
-      answer.texts.push(bytes > HELD_TEXT_BYTES ? again : text);
+        encode(response, bytes)?.pieces ?? [JSON.stringify(tooLargeResponse(entry, leftOut(budget), response.id))];
+      answer.texts.push(bytes > HELD_TEXT_BYTES ? again : json.pieces.join(""));
       answer.written.push(response);
       continue;
     }

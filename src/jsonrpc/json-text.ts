@@ -1,5 +1,8 @@
 // A method result that is JSON text already. Every binding writes it into its answer as it is, instead of encoding
 // an object again (an ended task read over and over: src/jsonrpc/ended-task-texts.ts).
+/** A text made on demand is kept once made when it is at most this long (UTF-16 units). */
+export const HELD_TEXT_UNITS = 64 * 1024;
+
 export class JsonText {
   private source: string | (() => string);
 
@@ -9,8 +12,12 @@ export class JsonText {
   }
 
   get text(): string {
-    if (typeof this.source !== "string") this.source = this.source();
-    return this.source;
+    if (typeof this.source === "string") return this.source;
+    const text = this.source();
+    // A large text is made again at each read instead of held: a batch measures its answers first and writes them
+    // later, and 30 answers of 8 MiB held between the two would be 240 MiB (src/jsonrpc/bounded-answers.ts).
+    if (text.length <= HELD_TEXT_UNITS) this.source = text;
+    return text;
   }
 
   /** For a writer that does not know this class: the same JSON, the slow way. */

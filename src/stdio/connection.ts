@@ -9,8 +9,8 @@ import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
-import { jsonWithin } from "../jsonrpc/answer-budget.js";
-import { type AnswerWriter, answerBatch, answerJson } from "../jsonrpc/bounded-answers.js";
+import { type JsonPieces, jsonPiecesWithin } from "../jsonrpc/answer-budget.js";
+import { type AnswerWriter, answerBatch, answerPieces } from "../jsonrpc/bounded-answers.js";
 import type { CallContext } from "../jsonrpc/methods.js";
 import { type GateRefusal, passGate, tooLarge } from "../jsonrpc/request-gate.js";
 import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
@@ -102,7 +102,7 @@ export class StdioConnection {
     // One line, "[", the entries, "]": nothing else is written in between.
     const lines: OutLine[] = texts.map((text, i) => {
       const opening = i === 0 ? "[" : ",";
-      return typeof text === "string" ? `${opening}${text}` : () => `${opening}${text()}`;
+      return typeof text === "string" ? `${opening}${text}` : () => [opening, ...text()];
     });
     lines.push("]\n");
     this.sink.sendAll(lines);
@@ -122,7 +122,7 @@ export class StdioConnection {
 
   /** One answer, encoded when the output takes it (a stream whose first answer is past the bound is closed then). */
   private write(request: unknown, response: JSONRPCResponse): void {
-    this.sink.sendAll([() => `${answerJson(request, response, this.writer)}\n`]);
+    this.sink.sendAll([() => [...answerPieces(request, response, this.writer), "\n"]]);
     this.follow(response);
   }
 
@@ -160,13 +160,14 @@ export class StdioConnection {
   }
 
   /** The answer's JSON within `maxBytes` (undefined past it); a stream's answer is its first item. */
-  private encode(response: JSONRPCResponse, maxBytes: number): string | undefined {
+  private encode(response: JSONRPCResponse, maxBytes: number): JsonPieces | undefined {
     const result = response.result instanceof StreamReply ? { ...response, result: response.result.first } : response;
     try {
-      return jsonWithin(result, maxBytes);
+      return jsonPiecesWithin(result, maxBytes);
     } catch (error) {
       this.options.log(`internal error: cannot encode an answer: ${(error as Error).message}`);
-      return JSON.stringify(errorResponse(response.id, A2A_CODES.internal, "Internal error"));
+      const text = JSON.stringify(errorResponse(response.id, A2A_CODES.internal, "Internal error"));
+      return { pieces: [text], bytes: Buffer.byteLength(text) };
     }
   }
 }

@@ -170,7 +170,7 @@ describe("limits: one batch of 300 large answers", () => {
   });
   after(() => bridge.close());
 
-  it("300 tasks/get of an 8 MiB task in one batch: answered in order up to the bound, the rest -32000, RSS under 1 GiB", async (t) => {
+  it("300 tasks/get of an 8 MiB task in one batch: answered in order up to the bound, the rest -32000, RSS under 512 MiB", async (t) => {
     const task = await bridge.call("message/send", envelopeParams("big"), 120_000);
     assert.equal(task.status.state, "completed", JSON.stringify(task.status));
     assert.deepEqual(task.artifacts[0].metadata, { total_bytes: 8 * MiB, dropped_bytes: 0 });
@@ -206,8 +206,9 @@ describe("limits: one batch of 300 large answers", () => {
     const bytes = Number(/of (\d+) bytes/.exec(bridge.protocolProblems[0] as string)?.[1]);
     assert.ok(bytes <= answerBound + 300 * 1024, `the answer keeps its bound (${bytes} bytes)`);
     t.diagnostic(`bridge RSS peaked at ${Math.round(peak / MiB)} MiB for ${Math.round(bytes / MiB)} MiB of answer`);
-    // Each entry written is encoded twice, measured and then made again when written: its JSON is garbage soon after,
-    // but the collector lags (about 750 MiB at the peak here, for an answer bounded at 256 MiB).
-    assert.ok(peak > 0 && peak < 1024 * MiB, `bridge RSS peaked at ${Math.round(peak / MiB)} MiB`);
+    // Each entry written is measured, let go and made again when written, in pieces that are never joined: no answer's
+    // JSON is held between the two, so the peak stays near the answer's own 256 MiB (about 300 MiB here; holding
+    // them, or a joined copy of each, took it past 1 GiB).
+    assert.ok(peak > 0 && peak < 512 * MiB, `bridge RSS peaked at ${Math.round(peak / MiB)} MiB`);
   });
 });

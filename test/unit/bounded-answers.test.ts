@@ -11,6 +11,7 @@ import {
   BATCH_CONCURRENCY,
   HELD_TEXT_BYTES,
 } from "../../src/jsonrpc/bounded-answers.js";
+import { JsonText } from "../../src/jsonrpc/json-text.js";
 
 const request = (id: number, method = "ListTasks") => ({ jsonrpc: "2.0", id, method, params: {} });
 const result = (id: unknown, size: number): JSONRPCResponse => ({
@@ -19,7 +20,7 @@ const result = (id: unknown, size: number): JSONRPCResponse => ({
   result: "x".repeat(size),
 });
 const idOf = (entry: unknown) => (entry as { id: number }).id;
-const textOf = (text: AnswerText) => (typeof text === "string" ? text : text());
+const textOf = (text: AnswerText) => (typeof text === "string" ? text : text().join(""));
 
 describe("answerBatch", () => {
   it("holds a large answer's result, not its JSON, and makes it again within the bytes it was counted at", async () => {
@@ -35,6 +36,30 @@ describe("answerBatch", () => {
     // A result that grew between its count and its write is left out: the batch's bound holds.
     grows.result = "y".repeat(2 * HELD_TEXT_BYTES);
     assert.equal(JSON.parse(textOf(texts[2] as AnswerText)).error.code, -32000);
+  });
+
+  it("holds no large JsonText's text between its count and its write, and writes it in pieces, never joined", async () => {
+    let made = 0;
+    const big = "z".repeat(4 * HELD_TEXT_BYTES);
+    const text = new JsonText(() => {
+      made += 1;
+      // A new string each time, as an encoder makes it.
+      return JSON.stringify(`${big}${made}`);
+    });
+    const { texts } = await answerBatch(
+      [request(0)],
+      async () => ({ jsonrpc: "2.0", id: 0, result: text }) as JSONRPCResponse,
+      { maxBytes: 10 * HELD_TEXT_BYTES },
+    );
+    assert.equal(made, 1, "measured once");
+    const pieces = (texts[0] as () => string[])();
+    assert.equal(made, 2, "made again when written: the text was not held");
+    assert.ok(pieces.length > 1);
+    assert.ok(
+      pieces.some((piece) => piece.length > 4 * HELD_TEXT_BYTES),
+      "the large text is one piece of its own",
+    );
+    assert.equal(JSON.parse(pieces.join("")).result, `${big}2`);
   });
 
   it("answers every entry while the bound holds", async () => {
