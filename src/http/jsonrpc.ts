@@ -46,9 +46,10 @@ function batchBody(c: Context, texts: readonly AnswerText[]) {
         return;
       }
       const text = texts[at] as AnswerText;
-      controller.enqueue(Buffer.from(at === 0 ? "[" : ","));
-      // A large entry is made again now, and sent in the pieces it is made of.
-      for (const piece of typeof text === "string" ? [text] : text()) controller.enqueue(Buffer.from(piece));
+      const opening = at === 0 ? "[" : ",";
+      // A held entry is one chunk; a large one is made again now, and sent in the pieces it is made of.
+      const pieces = typeof text === "string" ? [`${opening}${text}`] : [opening, ...text()];
+      for (const piece of pieces) controller.enqueue(Buffer.from(piece));
       at += 1;
     },
   });

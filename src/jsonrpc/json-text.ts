@@ -1,5 +1,6 @@
 // A method result that is JSON text already. Every binding writes it into its answer as it is, instead of encoding
 // an object again (an ended task read over and over: src/jsonrpc/ended-task-texts.ts).
+
 /** A text made on demand is kept once made when it is at most this long (UTF-16 units). */
 export const HELD_TEXT_UNITS = 64 * 1024;
 
