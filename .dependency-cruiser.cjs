@@ -9,14 +9,14 @@ module.exports = {
         "The core (src/core) knows nothing of A2A, JSON-RPC, HTTP, stdio, screens, stores or commands: they are passed in.",
       severity: "error",
       from: { path: "^src/core/" },
-      to: { path: "^src/(a2a|jsonrpc|stdio|http|ui|web|store|commands|io|client)/|^src/cli\\.ts$" },
+      to: { path: "^src/(a2a|operations|jsonrpc|stdio|http|grpc|ui|web|store|commands|io|client)/|^src/cli\\.ts$" },
     },
     {
       name: "no-command-below-cli",
       comment:
         "Bindings and front ends take nothing from src/commands: what they share lives beside them (src/exit-codes.ts).",
       severity: "error",
-      from: { path: "^src/(jsonrpc|stdio|http|ui|web)/" },
+      from: { path: "^src/(operations|jsonrpc|stdio|http|grpc|ui|web)/" },
       to: { path: "^src/commands/|^src/cli\\.ts$" },
     },
     {
@@ -24,14 +24,22 @@ module.exports = {
       comment: "The service and codecs (src/a2a) are transport-free: they import no binding.",
       severity: "error",
       from: { path: "^src/a2a/" },
-      to: { path: "^src/(jsonrpc|stdio|http|ui|web|commands)/|^src/cli\\.ts$" },
+      to: { path: "^src/(operations|jsonrpc|stdio|http|grpc|ui|web|commands)/|^src/cli\\.ts$" },
+    },
+    {
+      name: "operations-binding-free",
+      comment:
+        "The operations table (src/operations) is what every binding calls: it imports none of them, so REST and gRPC never go through JSON-RPC.",
+      severity: "error",
+      from: { path: "^src/operations/" },
+      to: { path: "^src/(jsonrpc|stdio|http|grpc|ui|web|commands)/|^src/cli\\.ts$" },
     },
     {
       name: "client-serves-commands",
       comment:
         "The A2A client (src/client) is used by commands only: no binding, service or front end depends on it, and it takes nothing from the commands.",
       severity: "error",
-      from: { path: "^src/(a2a|jsonrpc|stdio|http|ui|web|store|io)/" },
+      from: { path: "^src/(a2a|operations|jsonrpc|stdio|http|grpc|ui|web|store|io)/" },
       to: { path: "^src/client/" },
     },
     {

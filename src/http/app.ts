@@ -8,7 +8,8 @@ import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { logField } from "../core/log-field.js";
 import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
 import { answerLimitOf } from "../jsonrpc/answer-budget.js";
-import type { CallContext } from "../jsonrpc/methods.js";
+import type { CallContext } from "../operations/context.js";
+import type { Operations } from "../operations/table.js";
 import { accessLog } from "./access-log.js";
 import { bearer } from "./auth.js";
 import { cardCaching } from "./card-cache.js";
@@ -21,6 +22,8 @@ import { restRoutes } from "./rest.js";
 
 export interface AppOptions {
   methods: JSONRPCServer<CallContext>;
+  /** What the REST routes call (src/operations/table.ts). */
+  operations: Operations;
   version: string;
   instanceId: string;
   /** How the card declares the runtime's own extensions (CONTRACT 9). */
@@ -83,16 +86,15 @@ export function createApp(options: AppOptions): Hono {
     });
   app.use("/a2a/*", gateBodies(options.maxBodyBytes));
   const routeOptions = {
-    methods: options.methods,
     log: options.log,
     ...(options.keepAliveMs === undefined ? {} : { keepAliveMs: options.keepAliveMs }),
     maxBehindBytes: options.maxBehindBytes ?? DEFAULT_OUTPUT_LIMIT,
     maxAnswerBytes: options.maxAnswerBytes ?? answerLimitOf(DEFAULT_OUTPUT_LIMIT),
   };
-  const rpc = jsonRpcHandler(routeOptions);
+  const rpc = jsonRpcHandler({ ...routeOptions, methods: options.methods });
   app.post("/a2a/jsonrpc", rpc);
   app.post("/a2a/jsonrpc/", rpc);
-  app.route("/a2a/rest", restRoutes(routeOptions));
+  app.route("/a2a/rest", restRoutes({ ...routeOptions, operations: options.operations }));
 
   app.notFound(notFound);
   app.onError((error, c) => {

@@ -9,9 +9,10 @@ import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
 import { type AnswerText, type AnswerWriter, answerBatch, answerJson } from "../jsonrpc/bounded-answers.js";
-import { type CallContext, STREAMING_METHODS } from "../jsonrpc/methods.js";
 import type { GateRefusal } from "../jsonrpc/request-gate.js";
 import { errorResponse, familyError, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
+import type { CallContext } from "../operations/context.js";
+import { STREAMING_OPERATIONS } from "../operations/table.js";
 import { gated } from "./request-gate.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { sseAnswer } from "./sse.js";
@@ -82,7 +83,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
     const problem = notARequest(value);
     const request = value as { id?: unknown; method: string };
     if (problem) return invalid(isRecord(value) ? value.id : null, problem);
-    if (STREAMING_METHODS.has(request.method)) {
+    if (STREAMING_OPERATIONS.has(request.method)) {
       if (inBatch) return invalid(request.id, `${request.method} answers with a stream, which a batch cannot carry`);
       if (request.id === undefined || request.id === null)
         return invalid(null, `${request.method} answers with a stream, so it needs an id`);

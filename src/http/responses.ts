@@ -2,7 +2,7 @@
 // google.rpc.Status body (CONTRACT 8.3).
 import type { Context } from "hono";
 import { httpError, type RestError } from "../a2a/v1_0/errors.js";
-import { valueJson } from "../jsonrpc/json-text.js";
+import { valueJson } from "../operations/json-text.js";
 
 const A2A_JSON = "application/a2a+json";
 

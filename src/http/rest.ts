@@ -1,21 +1,22 @@
-// The HTTP+JSON binding under /a2a/rest (CONTRACT 8.2, 8.3): each route is one A2A 1.0 method of the shared method
-// table, called with the path, query and body as its params; answers are the 1.0 objects, errors a google.rpc.Status
+// The HTTP+JSON binding under /a2a/rest (CONTRACT 8.2, 8.3): each route is one A2A 1.0 operation of the operations
+// table (src/operations/table.ts), called with the path, query and body as its params; answers are the 1.0 objects, errors a google.rpc.Status
 // with the HTTP status of the error table, and streams SSE events of StreamResponses.
 import { type Context, Hono } from "hono";
-import type { JSONRPCServer } from "json-rpc-2.0";
 import { httpError, restErrorOf, restErrorOfRpc } from "../a2a/v1_0/errors.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
 import { jsonWithin } from "../jsonrpc/answer-budget.js";
 import { tooLargeError } from "../jsonrpc/bounded-answers.js";
-import type { CallContext } from "../jsonrpc/methods.js";
+import type { CallContext } from "../operations/context.js";
+import { RpcFailure } from "../operations/rpc-failure.js";
+import type { Operations } from "../operations/table.js";
 import { gated } from "./request-gate.js";
 import { jsonText, notFound, statusAnswer } from "./responses.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { sseAnswer } from "./sse.js";
 
 export interface RestOptions {
-  methods: JSONRPCServer<CallContext>;
+  operations: Operations;
   log(line: string): void;
   keepAliveMs?: number;
   /** The output a stream's client may fall behind (CONTRACT 8.4). */
@@ -45,23 +46,24 @@ export function queryParams(query: Record<string, string>): Record<string, unkno
 const refuse = (code: CoreError["code"], message: string) => statusAnswer(restErrorOf(new CoreError(code, message)));
 
 export function restRoutes(options: RestOptions): Hono {
-  const { methods, log } = options;
+  const { operations, log } = options;
   const rest = new Hono();
 
   const call = async (c: Context, method: string, params: unknown): Promise<Response> => {
     const service = serviceParamsOf(c);
     echoExtensions(c, service);
     const context: CallContext = { headers: service, base: `http://${c.req.header("host")?.toLowerCase()}` };
-    const response = await methods.receive({ jsonrpc: "2.0", id: 0, method, params: params as object }, context);
-    markReplayed(c, context);
-    if (response?.error) {
-      const error = restErrorOfRpc(response.error);
+    let result: unknown;
+    try {
+      result = await operations.call(method, params, context);
+    } catch (failure) {
+      const error = failure instanceof RpcFailure ? restErrorOfRpc(failure.error) : restErrorOf(failure as CoreError);
       return statusAnswer(error, {
         ...(error.http === 503 ? { "Retry-After": RETRY_AFTER_S } : {}),
         ...(context.replayed ? { "Idempotent-Replayed": "true" } : {}),
       });
     }
-    const result = response?.result;
+    markReplayed(c, context);
     if (!(result instanceof StreamReply)) {
       // Measured as it is written: past the bound, a 429 instead (src/jsonrpc/answer-budget.ts).
       const text = jsonWithin(result, options.maxAnswerBytes);

@@ -74,13 +74,14 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     }
     for (const warning of token.warnings) log(warning);
   }
-  const { dispatcher, methods, methodDeps } = runtime;
+  const { dispatcher, methods, operations, operationDeps } = runtime;
   const hosts = new Set<string>();
   const app = createApp({
     methods,
+    operations,
     version: options.version,
     instanceId: dispatcher.instanceId,
-    ...(methodDeps.runtime ? { runtime: methodDeps.runtime } : {}),
+    ...(operationDeps.runtime ? { runtime: operationDeps.runtime } : {}),
     signer: runtime.signer,
     allowedHosts: hosts,
     allowOrigins: options.allowOrigin.map((origin) => parseOrigin(origin) as string),

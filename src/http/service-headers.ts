@@ -3,7 +3,7 @@
 // answer's `A2A-Extensions` header.
 import type { Context } from "hono";
 import { recognisedExtensions, type ServiceParams } from "../a2a/service-params.js";
-import type { CallContext } from "../jsonrpc/methods.js";
+import type { CallContext } from "../operations/context.js";
 
 export function serviceParamsOf(c: Context): ServiceParams {
   const params: ServiceParams = {};

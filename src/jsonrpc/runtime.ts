@@ -1,5 +1,5 @@
 // What every `serve` binding stands on: the task store (--state-dir), the dispatcher, the one A2A service and the
-// JSON-RPC method table (CONTRACT 5.5, 7). The bindings add only their transport.
+// operations table (CONTRACT 5.5, 7). The bindings add only their transport.
 import { resolve } from "node:path";
 import { AnswerCache, DEFAULT_TTL_SECONDS, MAX_ENTRIES } from "../a2a/answer-cache.js";
 import type { OperatorSetup } from "../a2a/card.js";
@@ -15,11 +15,12 @@ import { MemoryPushConfigs } from "../core/push-configs.js";
 import type { TaskStore } from "../core/store.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/task/dispatcher.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
+import { createOperations, type OperationDeps, type Operations } from "../operations/table.js";
 import { MemoryStore } from "../store/memory.js";
 import { openStateStore } from "../store/open.js";
 import { obtainSigningKey } from "../store/signing-key-file.js";
 import { answerLimitOf } from "./answer-budget.js";
-import { createMethods, type MethodDeps } from "./methods.js";
+import { createMethods } from "./methods.js";
 
 export interface RuntimeOptions {
   workspace: string;
@@ -49,12 +50,15 @@ export interface RuntimeOptions {
 export interface Runtime {
   dispatcher: Dispatcher;
   service: A2aService;
+  /** The one operations table every binding calls (src/operations/table.ts). */
+  operations: Operations;
+  /** Its JSON-RPC face. */
   methods: ReturnType<typeof createMethods>;
   push: PushService;
   /** Signs the cards (docs/reference.md, "Signed cards"). */
   signer: CardSigner;
-  /** What every binding's method table is made from (stdio makes its own table from these). */
-  methodDeps: MethodDeps;
+  /** What the operations table is made from (stdio makes its own table from these). */
+  operationDeps: OperationDeps;
   /** The bound of an answer and of a batch's answer, from --max-output-bytes (docs/reference.md, "Answer size"). */
   maxAnswerBytes: number;
   /** What the extended card tells an authenticated caller (CONTRACT 8.2). */
@@ -133,7 +137,7 @@ export async function createRuntime(
     },
     state_dir: options.stateDir !== undefined,
   };
-  const methodDeps: MethodDeps = {
+  const operationDeps: OperationDeps = {
     service,
     version: options.version,
     log,
@@ -146,11 +150,12 @@ export async function createRuntime(
     idempotency: new Idempotency(cache),
     signer,
   };
-  const methods = createMethods(methodDeps);
+  const operations = createOperations(operationDeps);
+  const methods = createMethods(operations);
   const close = () => {
     push.close();
     store.close?.();
   };
   const maxAnswerBytes = answerLimitOf(outputLimit);
-  return { dispatcher, service, methods, methodDeps, operator, push, signer, maxAnswerBytes, close };
+  return { dispatcher, service, operations, methods, operationDeps, operator, push, signer, maxAnswerBytes, close };
 }

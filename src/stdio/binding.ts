@@ -1,12 +1,13 @@
-// One stdio binding: the transport on a pair of streams, the connection that answers its frames, and the methods of
-// both A2A families over the service (docs/architecture.md). `serve --stdio` opens one on the process's stdin and
+// One stdio binding: the transport on a pair of streams, the connection that answers its frames, and the JSON-RPC
+// methods of both A2A families over the operations table (docs/architecture.md). `serve --stdio` opens one on the process's stdin and
 // stdout; tests open one on in-memory streams.
 import type { Readable, Writable } from "node:stream";
 import type { A2aService } from "../a2a/service.js";
 import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
 import { answerLimitOf } from "../jsonrpc/answer-budget.js";
-import { createMethods, type MethodDeps } from "../jsonrpc/methods.js";
+import { createMethods } from "../jsonrpc/methods.js";
+import { createOperations, type OperationDeps } from "../operations/table.js";
 import { StdioConnection } from "./connection.js";
 import { StdioTransport } from "./transport.js";
 
@@ -20,10 +21,10 @@ export interface BindingOptions {
   /** The bound of an answer and of a batch's answer (default: from the default --max-output-bytes). */
   maxAnswerBytes?: number;
   /** What the extended card adds (CONTRACT 8.2); without it, GetExtendedAgentCard is not configured. */
-  operator?: MethodDeps["operator"];
+  operator?: OperationDeps["operator"];
   log(line: string): void;
-  /** The runtime's method deps beyond the service (its extensions, CONTRACT 9); none in tests that need none. */
-  methodDeps?: Partial<MethodDeps>;
+  /** The runtime's operation deps beyond the service (its extensions, CONTRACT 9); none in tests that need none. */
+  operationDeps?: Partial<OperationDeps>;
   /** The input ended (`why` undefined) or failed. */
   onClose(why: string | undefined): void;
 }
@@ -35,7 +36,8 @@ export interface StdioBinding {
 
 export function openStdioBinding(options: BindingOptions): StdioBinding {
   const { service, log } = options;
-  const server = createMethods({ ...options.methodDeps, service, version: options.version, log });
+  const operations = createOperations({ ...options.operationDeps, service, version: options.version, log });
+  const server = createMethods(operations);
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let connection!: StdioConnection;
   const transport = new StdioTransport({

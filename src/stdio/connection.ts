@@ -11,9 +11,9 @@ import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
 import { type JsonPieces, jsonPiecesWithin } from "../jsonrpc/answer-budget.js";
 import { type AnswerWriter, answerBatch, answerPieces } from "../jsonrpc/bounded-answers.js";
-import type { CallContext } from "../jsonrpc/methods.js";
 import { type GateRefusal, passGate, tooLarge } from "../jsonrpc/request-gate.js";
 import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
+import type { CallContext } from "../operations/context.js";
 
 /** The `tasks/event` notification that carries a stream's item, one line each (CONTRACT 5.4, 7.3). */
 const NOTIFICATION: Framing = { head: `{"jsonrpc":"2.0","method":"tasks/event","params":`, tail: "}\n" };

@@ -47,7 +47,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     input: io.stdin,
     output: io.stdout,
     service,
-    methodDeps: runtime.methodDeps,
+    operationDeps: runtime.operationDeps,
     maxAnswerBytes: runtime.maxAnswerBytes,
     version: options.version,
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),

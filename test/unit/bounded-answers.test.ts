@@ -11,7 +11,7 @@ import {
   BATCH_CONCURRENCY,
   HELD_TEXT_BYTES,
 } from "../../src/jsonrpc/bounded-answers.js";
-import { JsonText } from "../../src/jsonrpc/json-text.js";
+import { JsonText } from "../../src/operations/json-text.js";
 
 const request = (id: number, method = "ListTasks") => ({ jsonrpc: "2.0", id, method, params: {} });
 const result = (id: unknown, size: number): JSONRPCResponse => ({

@@ -51,6 +51,7 @@ describe("the HTTP server: limits and idle streams (in-process)", () => {
     const hosts = new Set<string>();
     const app = createApp({
       methods: runtime.methods,
+      operations: runtime.operations,
       version: "0.0.0",
       instanceId: runtime.dispatcher.instanceId,
       allowedHosts: hosts,

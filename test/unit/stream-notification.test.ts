@@ -5,6 +5,7 @@ import { describe, it } from "node:test";
 import { A2aService } from "../../src/a2a/service.js";
 import { Dispatcher } from "../../src/core/task/dispatcher.js";
 import { createMethods } from "../../src/jsonrpc/methods.js";
+import { createOperations } from "../../src/operations/table.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import { FIXTURES } from "../helpers/cli.js";
 import { envelopeParams } from "../helpers/envelopes.js";
@@ -15,7 +16,9 @@ describe("message/stream as a notification", () => {
   }, async () => {
     process.env.FIXTURE_BYTES = String(32 * 1024 * 1024);
     const dispatcher = new Dispatcher({ store: new MemoryStore(), workspace: FIXTURES, outputLimitBytes: 1024 * 1024 });
-    const server = createMethods({ service: new A2aService(dispatcher), version: "0", log: () => {} });
+    const server = createMethods(
+      createOperations({ service: new A2aService(dispatcher), version: "0", log: () => {} }),
+    );
     const params = envelopeParams("flood");
     const response = await server.receive({ jsonrpc: "2.0", method: "message/stream", params }, { notification: true });
     assert.equal(response, null);

@@ -1,4 +1,4 @@
-// The push notification config methods of both families (CONTRACT 7.1, 9.3): 1.0 Create/Get/List/Delete
+// The push notification config operations of both families (CONTRACT 7.1, 9.3): 1.0 Create/Get/List/Delete
 // TaskPushNotificationConfig with 1.0 shapes, 0.3 tasks/pushNotificationConfig/set|get|list|delete with 0.3 shapes.
 
 import * as v from "valibot";
@@ -8,7 +8,7 @@ import type { PushService } from "../a2a/push/push-service.js";
 import type { A2aService } from "../a2a/service.js";
 import { CoreError } from "../core/errors.js";
 
-type Method = (params: unknown) => unknown;
+type Operation = (params: unknown) => unknown;
 
 function pushOf(service: A2aService): PushService {
   if (!service.push) throw new CoreError("push_not_supported", "push notifications are not supported");
@@ -67,7 +67,7 @@ function offsetOf(token: string, taskId: string): number | undefined {
   }
 }
 
-export function pushMethods10(service: A2aService): Record<string, Method> {
+export function pushOperations10(service: A2aService): Record<string, Operation> {
   return {
     CreateTaskPushNotificationConfig: async (params) => {
       const object = requireParams(params, "1.0");
@@ -93,7 +93,7 @@ export function pushMethods10(service: A2aService): Record<string, Method> {
   };
 }
 
-export function pushMethods03(service: A2aService): Record<string, Method> {
+export function pushOperations03(service: A2aService): Record<string, Operation> {
   return {
     "tasks/pushNotificationConfig/set": async (params) => {
       const object = requireParams(params, "0.3");

@@ -1,5 +1,5 @@
-// A method result that is JSON text already. Every binding writes it into its answer as it is, instead of encoding
-// an object again (an ended task read over and over: src/jsonrpc/ended-task-texts.ts).
+// An operation's result that is JSON text already. Every binding writes it into its answer as it is, instead of encoding
+// an object again (an ended task read over and over: src/operations/ended-task-texts.ts).
 
 /** A text made on demand is kept once made when it is at most this long (UTF-16 units). */
 export const HELD_TEXT_UNITS = 64 * 1024;
@@ -25,12 +25,6 @@ export class JsonText {
   toJSON(): unknown {
     return JSON.parse(this.text);
   }
-}
-
-/** A JSON-RPC response as JSON text: the same text JSON.stringify gives, with a JsonText result spliced in. */
-export function responseJson(response: { jsonrpc?: string; id?: unknown; result?: unknown }): string {
-  if (!(response.result instanceof JsonText)) return JSON.stringify(response);
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(response.id)},"result":${response.result.text}}`;
 }
 
 /** A value as JSON text, a JsonText as the text it holds. */
