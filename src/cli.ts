@@ -54,7 +54,7 @@ type ServeFlags = Omit<ServeOptions, "version"> &
 
 /** Options that belong to one binding only; given to the other, they are a usage error. */
 const STDIO_ONLY = ["maxLineBytes"];
-const HTTP_ONLY = ["host", "port", "tokenFile", "auth", "allowOrigin", "maxBodyBytes", "quiet"];
+const HTTP_ONLY = ["host", "port", "grpcPort", "tokenFile", "auth", "allowOrigin", "maxBodyBytes", "quiet"];
 
 export async function main(argv: string[]): Promise<number> {
   let code: number = EXIT.ok;
@@ -213,6 +213,11 @@ export async function main(argv: string[]): Promise<number> {
     .option("--max-line-bytes <n>", "--stdio: the longest request line accepted (default: 1 MiB)", positiveInt)
     .option("--host <host>", "--http: the address to listen on", "127.0.0.1")
     .option("--port <port>", "--http: the port to listen on; 0 picks a free one", port, 41241)
+    .option(
+      "--grpc-port <port>",
+      "--http: also serve A2A 1.0 over gRPC on this port of the same host; 0 picks a free one (default: no gRPC)",
+      port,
+    )
     .option(
       "--token-file <file>",
       "--http: read the bearer token from this file (else $ADAPTER_COMMAND_TOKEN, else a new one)",

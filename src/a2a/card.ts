@@ -20,6 +20,8 @@ export interface RuntimeCard {
   requireExtensions: boolean;
   idempotencyTtlSeconds: number;
   maxCacheEntries: number;
+  /** `serve --http --grpc-port`: the gRPC binding's port on the HTTP binding's host, once it listens. */
+  grpcPort?: number;
 }
 
 export const DEFAULT_RUNTIME_CARD: RuntimeCard = {
@@ -103,6 +105,10 @@ export function agentCard10(version: string, instanceId: string, base: string, r
     supportedInterfaces: [
       { url: jsonrpc, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
       { url: `${base}/a2a/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+      // A gRPC target is host:port (A2A 1.0 §10), on the host the client reached.
+      ...(runtime.grpcPort === undefined || base === ""
+        ? []
+        : [{ url: `${new URL(base).hostname}:${runtime.grpcPort}`, protocolBinding: "GRPC", protocolVersion: "1.0" }]),
       { url: jsonrpc, protocolBinding: "JSONRPC", protocolVersion: "0.3" },
     ],
     capabilities: {

@@ -5,6 +5,7 @@ import type { Server } from "node:http";
 import { resolve } from "node:path";
 import type { HttpBindings } from "@hono/node-server";
 import { EXIT } from "../exit-codes.js";
+import { type GrpcServer, listenGrpc } from "../grpc/server.js";
 import type { Io } from "../io/io.js";
 import { createRuntime, type RuntimeOptions } from "../jsonrpc/runtime.js";
 import { createApp } from "./app.js";
@@ -24,6 +25,8 @@ export interface HttpServeOptions extends RuntimeOptions {
   maxBodyBytes: number;
   /** No access line per request. */
   quiet?: boolean;
+  /** `--grpc-port`: also serve the gRPC binding there (0 picks a free port); none without it. */
+  grpcPort?: number;
 }
 
 // With the 1 s the binary allows for open handles after that, the server exits within the 5 s of CONTRACT 8.1.
@@ -106,14 +109,40 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
   }
   for (const host of allowedHosts(options.host, port)) hosts.add(host);
   const url = baseUrl(options.host, port);
+  let grpc: GrpcServer | undefined;
+  if (options.grpcPort !== undefined) {
+    try {
+      grpc = await listenGrpc({
+        operations,
+        token: token?.value,
+        host: options.host,
+        port: options.grpcPort,
+        maxBodyBytes: options.maxBodyBytes,
+        maxAnswerBytes: runtime.maxAnswerBytes,
+        maxBehindBytes: runtime.operator.limits.max_output_bytes,
+        base: () => url,
+        log,
+      });
+    } catch (error) {
+      log(listenProblem(error as NodeJS.ErrnoException, { ...options, port: options.grpcPort }));
+      server.close();
+      token?.cleanup();
+      runtime.close();
+      return EXIT.usage;
+    }
+    // The cards list it from now on (src/a2a/card.ts).
+    if (operationDeps.runtime) operationDeps.runtime.grpcPort = grpc.port;
+  }
+  const grpcUrl = grpc ? `${new URL(url).hostname}:${grpc.port}` : undefined;
   // The console's address carries the token in its fragment, which a browser never sends (CONTRACT section 10).
   const consoleUrl = token ? `${url}/#token=${encodeURIComponent(token.value)}` : `${url}/`;
   const agentCard = `${url}/.well-known/agent-card.json`;
-  io.stdout.write(`${JSON.stringify({ url, agentCard, tokenFile: token?.file ?? null, console: consoleUrl })}\n`);
+  const started = { url, ...(grpcUrl ? { grpc: grpcUrl } : {}), agentCard, tokenFile: token?.file ?? null };
+  io.stdout.write(`${JSON.stringify({ ...started, console: consoleUrl })}\n`);
   log(`containment: ${dispatcher.containmentKind}`);
   log(
     `serving A2A on ${url} (instance ${dispatcher.instanceId}, workspace ${resolve(options.workspace)}, ` +
-      `${token ? "bearer token required" : "no authentication"})`,
+      `${token ? "bearer token required" : "no authentication"})${grpcUrl ? `, and over gRPC on ${grpcUrl}` : ""}`,
   );
 
   // A first signal shuts down cleanly; another one while that runs kills every command's group at once.
@@ -130,10 +159,13 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
   await stopped;
   log("shutting down");
   // Push deliveries of the tasks' last events go out within the same budget; runtime.close() drops the rest.
-  await shutdown(server, answers, async () => {
-    await dispatcher.shutdown();
-    await runtime.push.idle();
-  });
+  await Promise.all([
+    shutdown(server, answers, async () => {
+      await dispatcher.shutdown();
+      await runtime.push.idle();
+    }),
+    grpc?.close(SHUTDOWN_LIMIT_MS),
+  ]);
   dispatcher.killAll();
   runtime.close();
   process.off("SIGTERM", onSignal);
