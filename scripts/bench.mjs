@@ -2,12 +2,13 @@
 // `npm run bench`: measures the built CLI against baselines taken in the same run and prints one JSON object
 // per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
 // Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput, shapes,
-// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, http-sse, http-streams, push, idempotency, console).
+// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, grpc-rps, http-sse, http-streams, push, idempotency, console).
 import { existsSync, readFileSync } from "node:fs";
 import { concurrency } from "./bench/concurrency.mjs";
 import { consoleFigures } from "./bench/console.mjs";
 import { containmentEnd } from "./bench/containment.mjs";
 import { dispatchOverhead } from "./bench/dispatch.mjs";
+import { grpcGetTaskRps } from "./bench/grpc-rps.mjs";
 import { httpDispatchOverhead } from "./bench/http-dispatch.mjs";
 import { httpGetTaskRps } from "./bench/http-rps.mjs";
 import { httpSseThroughput } from "./bench/http-sse.mjs";
@@ -34,6 +35,7 @@ const GROUPS = {
   containment: containmentEnd,
   "http-dispatch": httpDispatchOverhead,
   "http-rps": httpGetTaskRps,
+  "grpc-rps": grpcGetTaskRps,
   "http-sse": httpSseThroughput,
   "http-streams": httpIdleStreams,
   push,
