@@ -49,6 +49,24 @@ describe("guardReflow", () => {
     guard.dispose();
   });
 
+  it("a frame Ink writes after the terminal narrowed, before the resize is heard: the old one is erased first", () => {
+    const { stream, written } = fakeTerminal(100);
+    const guard = guardReflow(stream);
+    guard.stdout.write(frameWrite(["x".repeat(100), "status"]));
+    // The terminal has narrowed (and reflowed the frame), but no resize event has come yet: Ink's timer redraws.
+    stream.columns = 50;
+    const next = frameWrite(["x".repeat(100), "status"]);
+    guard.stdout.write(next);
+    assert.deepEqual(written.slice(-2), ["\u001b[3A\r\u001b[J\u001b[2B", next]);
+    // That frame was drawn 100 wide in 50 columns: when the resize is heard, it is erased as well, once.
+    stream.emit("resize");
+    assert.equal(written.at(-1), "\u001b[3A\r\u001b[J\u001b[2B");
+    const count = written.length;
+    guard.stdout.write(frameWrite(["y".repeat(50), "status"]));
+    assert.equal(written.length, count + 1, "Ink's own erasing of an erased frame adds nothing");
+    guard.dispose();
+  });
+
   it("widening, or narrowing a frame that still fits, writes nothing of its own", () => {
     const { stream, written } = fakeTerminal(80);
     const guard = guardReflow(stream);

@@ -2,8 +2,9 @@
 // that reflows on resize (tmux and most terminals do) has turned the wide lines of that area into several rows once
 // it was narrowed, and the rows above Ink's count would stay on screen as copies. So Ink draws on this wrapper of the
 // terminal stream: it keeps the last frame Ink wrote, and when the terminal narrows it erases every row that frame
-// now takes, before Ink hears of the resize and redraws. It also hides the terminal's height from Ink, which would
-// otherwise erase the user's scrollback in a short terminal (CONTRACT section 6: the scrollback keeps every line).
+// now takes, before Ink hears of the resize and redraws; and before a frame that Ink writes (it redraws on a timer)
+// after the terminal narrowed but before this process was told, whose erasing would count too few rows. It also
+// hides the terminal's height from Ink, which would otherwise erase the user's scrollback in a short terminal (CONTRACT section 6: the scrollback keeps every line).
 import { EventEmitter } from "node:events";
 import stringWidth from "string-width";
 
@@ -29,25 +30,44 @@ export const terminalReflows = (env: NodeJS.ProcessEnv = process.env) => !("XTER
 export function guardReflow(real: NodeJS.WriteStream, reflows = terminalReflows()): ReflowGuard {
   const resizes = new EventEmitter();
   let frame = "";
-  let columns = real.columns || 80;
+  /** The rows of `frame` past Ink's count were erased already: Ink's own erasing now takes the rest. */
+  let surplusErased = false;
+  // The width as the terminal has it now (an ioctl), which may be ahead of `columns`, refreshed on SIGWINCH only.
+  const widthNow = () => {
+    try {
+      return real.getWindowSize?.()[0] || real.columns || 80;
+    } catch {
+      return real.columns || 80;
+    }
+  };
+  /**
+   * Erases the rows the last frame takes past Ink's count, in a terminal `width` wide: up to the first row of the
+   * reflowed frame, erase it all, then down to where Ink's own erasing expects the cursor, so that erasing `drawn`
+   * lines upwards ends on that first row and takes no line above it.
+   */
+  const eraseSurplus = (width: number) => {
+    if (!reflows || surplusErased) return;
+    const drawn = frame.split("\n").length - 1;
+    const rows = rowsOf(frame, width);
+    if (rows <= drawn) return;
+    real.write(`\u001b[${rows}A\r\u001b[J${drawn > 0 ? `\u001b[${drawn}B` : ""}`);
+    surplusErased = true;
+  };
   const write = (chunk: unknown, ...rest: unknown[]) => {
     const text = typeof chunk === "string" ? chunk : Buffer.isBuffer(chunk) ? chunk.toString() : "";
     const erased = text.lastIndexOf(AFTER_ERASE);
+    // Ink erases the last frame: the terminal may have narrowed (and reflowed it) before this process heard of it.
+    if (erased !== -1) eraseSurplus(widthNow());
     const tail = erased === -1 ? text : text.slice(erased + AFTER_ERASE.length);
     // Cursor and synchronisation escapes come in writes of their own, without a line break: not frames.
-    if (erased !== -1 || tail.endsWith("\n")) frame = tail;
+    if (erased !== -1 || tail.endsWith("\n")) {
+      frame = tail;
+      surplusErased = false;
+    }
     return (real.write as (...args: unknown[]) => boolean)(chunk, ...rest);
   };
   const onResize = () => {
-    const now = real.columns || 80;
-    if (reflows && now < columns) {
-      const drawn = frame.split("\n").length - 1;
-      const rows = rowsOf(frame, now);
-      // Up to the first row of the reflowed frame, erase it all, then down to where Ink's own erasing expects
-      // the cursor, so that erasing `drawn` lines upwards ends on that first row and takes no line above it.
-      if (rows > drawn) real.write(`\u001b[${rows}A\r\u001b[J${drawn > 0 ? `\u001b[${drawn}B` : ""}`);
-    }
-    columns = now;
+    eraseSurplus(real.columns || 80);
     resizes.emit("resize");
   };
   real.on("resize", onResize);
