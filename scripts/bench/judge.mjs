@@ -9,10 +9,10 @@ import { median } from "./lib.mjs";
  * JSON.stringify only for an output event of 1 KiB or more that holds an ANSI escape, or of 4 KiB or more that is
  * plain ASCII (src/a2a/wire/encode.ts). So:
  * - UTF-8 text holds no escape and is not ASCII: JSON.stringify at every size;
- * - 80-byte writes of plain ASCII (lines, JSON lines) bound the runner, and the bridge reads them in events under
- *   4 KiB: JSON.stringify too.
+ * - 80-byte writes of plain ASCII (lines, JSON lines) bound the runner, and a bridge that keeps up reads them in
+ *   events mostly under 4 KiB: JSON.stringify too (on a loaded machine the events grow, and some go the byte way).
  * The ANSI cells (their events pass 1 KiB even at 80 B) and the ASCII cells of 2 KiB and 64 KiB writes (read in
- * events of about 50 KiB) take the byte way, and are judged.
+ * events of 40-65 KiB) take the byte way, and are judged.
  */
 const TIES = { utf8: [80, 2048, 65536], lines: [80], jsonl: [80] };
 
