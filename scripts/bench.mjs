@@ -2,7 +2,8 @@
 // `npm run bench`: measures the built CLI against baselines taken in the same run and prints one JSON object
 // per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
 // Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput, shapes,
-// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, grpc-rps, http-sse, http-streams, push, idempotency, console).
+// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, grpc-rps, http-sse, http-streams, push, idempotency, console),
+// --runs N (the groups judged over full runs, shapes, throughput and http-sse, run N times; 3 for the judgement).
 import { existsSync, readFileSync } from "node:fs";
 import { concurrency } from "./bench/concurrency.mjs";
 import { consoleFigures } from "./bench/console.mjs";
@@ -14,6 +15,7 @@ import { httpGetTaskRps } from "./bench/http-rps.mjs";
 import { httpSseThroughput } from "./bench/http-sse.mjs";
 import { httpIdleStreams } from "./bench/http-streams.mjs";
 import { idempotency } from "./bench/idempotency.mjs";
+import { judgeAll, runsToMeet } from "./bench/judge.mjs";
 import { BIN, killAll, log, round } from "./bench/lib.mjs";
 import { memory } from "./bench/memory.mjs";
 import { promptLatency } from "./bench/prompt.mjs";
@@ -43,8 +45,20 @@ const GROUPS = {
   console: consoleFigures,
 };
 
+/**
+ * The groups whose ratios swing from run to run on a busy machine: each runs --runs full times and a figure meets
+ * in two of three (docs/benchmarks.md, "How figures are judged").
+ */
+const JUDGED_OVER_RUNS = new Set(["shapes", "throughput", "http-sse"]);
+
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");
+const runsAt = argv.indexOf("--runs");
+const fullRuns = runsAt >= 0 ? Number(argv[runsAt + 1]) : 1;
+if (!Number.isInteger(fullRuns) || fullRuns < 1) {
+  process.stderr.write("bench: --runs takes a whole number of full runs, 1 or more (3 for the judgement)\n");
+  process.exit(2);
+}
 const onlyAt = argv.indexOf("--only");
 const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? "").split(",").filter(Boolean) : Object.keys(GROUPS);
 for (const name of only) {
@@ -58,9 +72,10 @@ if (!existsSync(new URL("../dist/cli.js", import.meta.url))) {
   process.exit(2);
 }
 
+const roundDetail = (x) => (typeof x === "number" && !Number.isInteger(x) ? round(x) : x);
 const print = ({ name, value, unit, baseline, ratio, goal, meets, ...details }) => {
   const extra = Object.fromEntries(
-    Object.entries(details).map(([key, x]) => [key, typeof x === "number" && !Number.isInteger(x) ? round(x) : x]),
+    Object.entries(details).map(([key, x]) => [key, Array.isArray(x) ? x.map(roundDetail) : roundDetail(x)]),
   );
   const line = { name, value: round(value), unit, baseline: round(baseline), ratio: round(ratio), goal, meets };
   process.stdout.write(`${JSON.stringify({ ...line, ...extra })}\n`);
@@ -80,6 +95,19 @@ process.on("SIGTERM", () => abort("SIGTERM"));
 /** The 1-minute load average: other work on the machine skews every figure, so the log says how much there was. */
 const load = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
 
+/** A group's figures: from one run, or judged over `fullRuns` full runs for the groups judged that way. */
+async function figuresOf(name) {
+  if (!JUDGED_OVER_RUNS.has(name)) return GROUPS[name]({ quick });
+  if (fullRuns < 3) log(`${name}: ${fullRuns} full run(s), each must meet; two of three needs --runs 3`);
+  const runs = [];
+  for (let run = 1; run <= fullRuns && !aborted; run++) {
+    if (fullRuns > 1) log(`${name} full run ${run}/${fullRuns} (load average ${load()})`);
+    runs.push(await GROUPS[name]({ quick }));
+  }
+  if (fullRuns > 1) log(`${name}: a figure meets when ${runsToMeet(fullRuns)} of ${fullRuns} runs do`);
+  return judgeAll(runs);
+}
+
 const started = Date.now();
 let failures = 0;
 for (const name of only) {
@@ -87,7 +115,7 @@ for (const name of only) {
   const t0 = Date.now();
   log(`${name}${quick ? " (quick)" : ""}... (load average ${load()})`);
   try {
-    for (const figure of await GROUPS[name]({ quick })) print(figure);
+    for (const figure of await figuresOf(name)) print(figure);
   } catch (error) {
     if (aborted) break;
     failures += 1;

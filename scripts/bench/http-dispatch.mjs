@@ -1,7 +1,8 @@
 // HTTP figure 1: a blocking JSON-RPC SendMessage of a runner that exits at once, over one keep-alive connection to
-// `serve --http`, against spawning that runner directly with node.
+// `serve --http`, against spawning that runner directly with node, judged by the median of the paired differences.
 import { versusDirect } from "./dispatch.mjs";
 import { HttpBridge, send10 } from "./http-lib.mjs";
+import { pairedOverhead } from "./judge.mjs";
 import { log, median, now, withTimeout } from "./lib.mjs";
 
 export async function httpDispatchOverhead({ quick }) {
@@ -21,22 +22,11 @@ export async function httpDispatchOverhead({ quick }) {
     await bridge.close();
   }
   const { viaMs: httpMs, nodeMs } = times;
+  const figure = pairedOverhead(httpMs, nodeMs);
   const h = median(httpMs);
-  const d = median(nodeMs);
-  const overhead = h - d;
-  log(`http dispatch: HTTP median ${h.toFixed(1)} ms, direct median ${d.toFixed(1)} ms (${runs} runs each)`);
-  return [
-    {
-      name: "http_dispatch_overhead_ms",
-      value: overhead,
-      unit: "ms",
-      baseline: d,
-      ratio: h / d,
-      goal: "median overhead < 10 ms",
-      meets: overhead < 10,
-      http_median_ms: h,
-      paired_median_ms: median(httpMs.map((x, i) => x - nodeMs[i])),
-      runs,
-    },
-  ];
+  log(
+    `http dispatch: paired median ${figure.value.toFixed(1)} ms; HTTP median ${h.toFixed(1)} ms, ` +
+      `direct median ${figure.baseline.toFixed(1)} ms (${runs} pairs)`,
+  );
+  return [{ name: "http_dispatch_overhead_ms", ...figure, http_median_ms: h }];
 }

@@ -76,7 +76,7 @@ export async function httpSseThroughput({ quick }) {
       baseline_reader_cpu_ms_per_mib: msPerMib(cpu.jsonReader),
       bytes: total,
       verified: true,
-      runs: reps,
+      rounds: reps,
     },
   ];
 }

@@ -3,6 +3,7 @@
 // IDEMPOTENCY activated on every send (each a new messageId, so each runs).
 import { versusDirect } from "./dispatch.mjs";
 import { HttpBridge, send10 } from "./http-lib.mjs";
+import { pairedOverhead } from "./judge.mjs";
 import { log, median, now, withTimeout } from "./lib.mjs";
 
 const IDEMPOTENCY_URI = "https://agentic-sandbox.aiwg.io/extensions/idempotency/v1";
@@ -58,15 +59,9 @@ export async function idempotency({ quick }) {
     },
     {
       name: "http_dispatch_overhead_ms",
-      value: h - d,
-      unit: "ms",
-      baseline: d,
-      ratio: h / d,
-      goal: "median overhead < 10 ms",
-      meets: h - d < 10,
+      ...pairedOverhead(times.viaMs, times.nodeMs),
       idempotency: true,
       http_median_ms: h,
-      runs,
     },
   ];
 }

@@ -5,6 +5,7 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import { versusDirect } from "./dispatch.mjs";
 import { HttpBridge, send10 } from "./http-lib.mjs";
+import { pairedOverhead } from "./judge.mjs";
 import { log, median, now, quantile, withTimeout } from "./lib.mjs";
 
 /** A webhook on 127.0.0.1: `onBody` gets each delivery's parsed body; `hang` never answers. */
@@ -131,18 +132,11 @@ async function dispatchWithDeadWebhook({ quick }) {
   }
   const h = median(times.viaMs);
   const d = median(times.nodeMs);
-  log(`http dispatch with a dead webhook: HTTP median ${h.toFixed(1)} ms, direct ${d.toFixed(1)} ms (${runs} runs)`);
+  log(`http dispatch with a dead webhook: HTTP median ${h.toFixed(1)} ms, direct ${d.toFixed(1)} ms (${runs} pairs)`);
   return {
     name: "http_dispatch_overhead_dead_webhook_ms",
-    value: h - d,
-    unit: "ms",
-    baseline: d,
-    ratio: h / d,
-    goal: "median overhead < 10 ms with a webhook that never answers",
-    meets: h - d < 10,
+    ...pairedOverhead(times.viaMs, times.nodeMs),
     http_median_ms: h,
-    paired_median_ms: median(times.viaMs.map((x, i) => x - times.nodeMs[i])),
-    runs,
   };
 }
 

@@ -228,7 +228,7 @@ export async function throughput({ quick }) {
   const withState = median(rates.stateDir);
   const raw = median(rates.raw);
   const json = median(rates.json);
-  const common = { unit: "MiB/s", bytes: total, verified: true, runs: reps };
+  const common = { unit: "MiB/s", bytes: total, verified: true, rounds: reps };
   const msPerMib = (seconds) => (median(seconds) * 1000) / (total / MiB);
   /** The median of the rounds' ratios (each round's two runs close in time), not the ratio of the medians. */
   const ratioOf = (ours, base) => median(ours.map((rate, i) => rate / base[i]));
@@ -258,6 +258,8 @@ export async function throughput({ quick }) {
       goal: ">= 0.8 x the same bridge without --state-dir",
       meets: stateRatio >= 0.8,
       // The same comparison by the CPU time each bridge spent: less swayed by the machine's load.
+      cpu_ms_per_mib: msPerMib(cpu.stateDir),
+      baseline_cpu_ms_per_mib: msPerMib(cpu.bridge),
       cpu_s: median(cpu.bridge),
       cpu_s_state_dir: median(cpu.stateDir),
       cpu_ratio: median(cpu.bridge) / median(cpu.stateDir),
