@@ -100,8 +100,7 @@ export function serviceImplementation(options: GrpcBindingOptions): UntypedServi
   /** Checks the call and runs its operation: the answer and the call's context, or the status that refuses it. */
   const run = async (
     rpc: Rpc,
-    metadata: Metadata,
-    request: Buffer,
+    { metadata, request }: { metadata: Metadata; request: Buffer },
   ): Promise<{ refused: Status } | { result: unknown; context: CallContext }> => {
     const refused = authProblem(metadata);
     if (refused) return { refused };
@@ -127,7 +126,7 @@ export function serviceImplementation(options: GrpcBindingOptions): UntypedServi
   const unary =
     (rpc: Rpc): handleUnaryCall<Buffer, Buffer> =>
     async (call, callback) => {
-      const ran = await run(rpc, call.metadata, call.request);
+      const ran = await run(rpc, call);
       if ("refused" in ran) return callback(ran.refused);
       try {
         const { result, context } = ran;
@@ -144,7 +143,7 @@ export function serviceImplementation(options: GrpcBindingOptions): UntypedServi
   const streaming =
     (rpc: Rpc): handleServerStreamingCall<Buffer, Buffer> =>
     async (call) => {
-      const ran = await run(rpc, call.metadata, call.request);
+      const ran = await run(rpc, call);
       if ("refused" in ran) return void call.emit("error", ran.refused);
       const { result, context } = ran;
       if (!(result instanceof StreamReply)) return void call.emit("error", failed(rpc, new Error("not a stream")));

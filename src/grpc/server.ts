@@ -1,9 +1,14 @@
 // The gRPC server of `serve --http --grpc-port P` (docs/reference.md, "gRPC"): the binding on its own port, on the
-// HTTP binding's host (loopback by default), with its token and its limits: a request message as large as a body
-// may be (--max-body-bytes), an answer as large as an answer may be, as many calls at once per connection as HTTP/2
-// streams allowed here.
+// HTTP binding's host (loopback by default), with the HTTP binding's token and limits. Connections come through a
+// net server of ours and are handed to grpc-js once they speak, so that they are bounded as HTTP's are: at most 1000
+// at once, and a new one must send its first bytes within 3 s, with at most 128 waiting to (the oldest is closed
+// first; the limits of src/http/connections.ts). A request message is at most --max-body-bytes, an answer at most
+// the answer bound, and a connection has at most 128 calls open at once; an idle one is closed after a minute (a
+// client's channel connects again by itself).
+import { createServer, type Socket } from "node:net";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
-import { urlHost } from "../http/hosts.js";
+import { UNTRUSTED_LIMITS } from "../http/connections.js";
+import { DEFAULT_LIMITS } from "../http/server.js";
 import { type GrpcBindingOptions, serviceDefinition, serviceImplementation } from "./binding.js";
 
 export interface GrpcServerOptions extends GrpcBindingOptions {
@@ -15,6 +20,7 @@ export interface GrpcServerOptions extends GrpcBindingOptions {
 
 /** Calls one connection may have open at once (HTTP/2 streams). */
 const MAX_CONCURRENT_STREAMS = 128;
+const IDLE_CONNECTION_MS = 60_000;
 /** Room past an answer's bound for the message around it. */
 const FRAME_ROOM = 64 * 1024;
 
@@ -25,26 +31,60 @@ export interface GrpcServer {
 }
 
 export async function listenGrpc(options: GrpcServerOptions): Promise<GrpcServer> {
+  /** Connections that have sent nothing yet, oldest first, each with the timer that closes it. */
+  const silent = new Map<Socket, NodeJS.Timeout>();
+  const spoke = (socket: Socket) => {
+    clearTimeout(silent.get(socket));
+    silent.delete(socket);
+  };
+  // Before it speaks, a socket is ours alone: closing it touches no HTTP/2 session. Its first bytes are given back
+  // to it, and HTTP/2 reads them first.
+  const listener = createServer((socket) => {
+    const timer = setTimeout(() => socket.destroy(), UNTRUSTED_LIMITS.firstRequestMs);
+    timer.unref();
+    silent.set(socket, timer);
+    socket.once("close", () => spoke(socket));
+    socket.once("data", (first) => {
+      spoke(socket);
+      socket.pause();
+      socket.unshift(first);
+      injector.injectConnection(socket);
+    });
+    if (silent.size > UNTRUSTED_LIMITS.maxUntrusted) {
+      const [oldest] = silent.keys();
+      oldest?.destroy();
+    }
+  });
+  listener.maxConnections = DEFAULT_LIMITS.maxConnections;
   const server = new Server({
     "grpc.max_receive_message_length": options.maxBodyBytes,
     "grpc.max_send_message_length": options.maxAnswerBytes + FRAME_ROOM,
     "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
+    "grpc.max_connection_idle_ms": IDLE_CONNECTION_MS,
   });
   server.addService(serviceDefinition(), serviceImplementation(options));
+  const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${urlHost(options.host)}:${options.port}`, ServerCredentials.createInsecure(), (error, bound) =>
-      error ? reject(error) : resolve(bound),
-    );
+    listener.once("error", reject);
+    listener.listen(options.port, options.host, () => {
+      listener.off("error", reject);
+      const address = listener.address();
+      resolve(typeof address === "object" && address ? address.port : options.port);
+    });
   });
   const close = (graceMs: number) =>
     new Promise<void>((resolve) => {
+      listener.close();
+      injector.drain(graceMs);
       const cut = setTimeout(() => {
+        injector.destroy();
         server.forceShutdown();
         resolve();
       }, graceMs);
       cut.unref();
       server.tryShutdown(() => {
         clearTimeout(cut);
+        injector.destroy();
         resolve();
       });
     });
