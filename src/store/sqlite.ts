@@ -8,6 +8,7 @@ import { type ListPage, type ListQuery, mergePages } from "../core/task/list-que
 import type { OutputChunk, StreamName } from "../core/task/output-log.js";
 import { isTerminal } from "../core/task/task.js";
 import type { TaskRecord } from "../core/task/task-record.js";
+import { CheckedRows } from "./checked-rows.js";
 import { describeDbError, isDiskFull } from "./db-errors.js";
 import { SqliteKeptAnswers } from "./kept-answers.js";
 import { MemoryStore } from "./memory.js";
@@ -86,6 +87,7 @@ export class SqliteStore implements TaskStore {
   readonly keptAnswers: SqliteKeptAnswers;
   private readonly sql: TaskStatements;
   private readonly retention: Retention;
+  private readonly checkedRows = new CheckedRows();
 
   constructor(
     private readonly db: Database,
@@ -382,8 +384,11 @@ export class SqliteStore implements TaskStore {
       if (found === undefined) return undefined;
       const checked = checkTaskRow(found);
       if (!checked.ok) return this.skip(id, checked.problem);
-      const record = recordOfRow(checked.value, this.outputLimit, withOutput ? this.chunksOf(checked.value) : []);
-      return record.ok ? record.value : this.skip(id, record.problem);
+      const chunks = withOutput ? this.chunksOf(checked.value) : [];
+      const record = recordOfRow(checked.value, this.outputLimit, chunks, this.checkedRows.has(id));
+      if (!record.ok) return this.skip(id, record.problem);
+      this.checkedRows.add(id);
+      return record.value;
     } catch (error) {
       this.warn(`cannot read task ${id} from ${this.path} (${describeDbError(error)}); it is skipped`);
       return undefined;
