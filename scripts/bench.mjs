@@ -20,6 +20,7 @@ import { BIN, killAll, log, round } from "./bench/lib.mjs";
 import { memory } from "./bench/memory.mjs";
 import { promptLatency } from "./bench/prompt.mjs";
 import { push } from "./bench/push.mjs";
+import { scale } from "./bench/scale.mjs";
 import { screen } from "./bench/screen.mjs";
 import { streamShapes } from "./bench/shapes.mjs";
 import { startup } from "./bench/startup.mjs";
@@ -43,6 +44,7 @@ const GROUPS = {
   push,
   idempotency,
   console: consoleFigures,
+  scale,
 };
 
 /**

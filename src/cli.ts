@@ -15,6 +15,18 @@ const positiveInt = (value: string) => {
     throw new InvalidArgumentError(`expected a whole number of at least 1, found "${value}"`);
   return Number(value);
 };
+/** A whole number from `min` to `max`, said with its digits grouped in the error ("1 to 1,000,000"). */
+const wholeNumberIn = (min: number, max: number) => (value: string) => {
+  if (!/^\d{1,16}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new InvalidArgumentError(
+      `expected a whole number from ${min.toLocaleString("en-US")} to ${max.toLocaleString("en-US")}, found "${value}"`,
+    );
+  return Number(value);
+};
+/** `--keep-tasks`: a million ended tasks fit in a state dir (docs/benchmarks.md, "How cost grows with kept tasks"). */
+const keepTasks = wholeNumberIn(1, 1_000_000);
+/** `--keep-bytes`: up to 1 TiB. */
+const keepBytes = wholeNumberIn(1, 2 ** 40);
 const port = (value: string) => {
   if (!/^\d{1,5}$/.test(value) || Number(value) > 65535)
     throw new InvalidArgumentError(`expected a port number from 0 to 65535, found "${value}"`);
@@ -202,6 +214,16 @@ export async function main(argv: string[]): Promise<number> {
     )
     .option("--max-concurrent <n>", "commands running at once; more wait in submitted", positiveInt, 4)
     .option("--state-dir <dir>", "keep tasks in <dir>/state.db (SQLite) so they survive a restart; one runtime per dir")
+    .option(
+      "--keep-tasks <n>",
+      "ended tasks kept, the oldest forgotten first (1 to 1,000,000; default: 500)",
+      keepTasks,
+    )
+    .option(
+      "--keep-bytes <n>",
+      "bytes of output and messages the kept ended tasks hold together (default: 268435456, 256 MiB)",
+      keepBytes,
+    )
     .option("--settle-ms <ms>", "quiet time before a prompt is raised (default: 150)", positiveInt)
     .option("--max-output-bytes <n>", "output each task record keeps (default: 8 MiB)", positiveInt)
     .option("--require-extensions", "refuse requests that do not activate runtime/v1 (and idempotency/v1 on sends)")

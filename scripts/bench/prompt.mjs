@@ -23,7 +23,7 @@ const SETTLE_MS = 150;
 const PROMPT = "Continue? [y/N] ";
 
 /** Feeds "t"/"r" stamps from the runner's output text to `onStamp(kind, ms)`; returns the feeder. */
-function stampReader(onStamp) {
+export function stampReader(onStamp) {
   let rest = "";
   return (text) => {
     rest += text;

@@ -12,7 +12,7 @@ import { A2aService } from "../a2a/service.js";
 import { SigningKeyError } from "../a2a/signing-key.js";
 import { DEFAULT_SETTLE_MS } from "../core/hitl/prompt.js";
 import { MemoryPushConfigs } from "../core/push-configs.js";
-import type { TaskStore } from "../core/store.js";
+import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, type TaskStore } from "../core/store.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/task/dispatcher.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
 import { createOperations, type OperationDeps, type Operations } from "../operations/table.js";
@@ -27,6 +27,10 @@ export interface RuntimeOptions {
   instance?: string;
   maxConcurrent: number;
   stateDir?: string;
+  /** `--keep-tasks`: ended tasks kept (in memory, or in the state dir). */
+  keepTasks?: number;
+  /** `--keep-bytes`: bytes the kept ended tasks hold together (output and messages). */
+  keepBytes?: number;
   settleMs?: number;
   maxOutputBytes?: number;
   /** stdio: the longest request line. */
@@ -79,13 +83,17 @@ export async function createRuntime(
     if ("problem" in host) return { error: host.problem, exitCode: 2 };
     allowed.push(host.host);
   }
-  let store: TaskStore = new MemoryStore();
+  const keptEnded = options.keepTasks ?? DEFAULT_KEPT_ENDED;
+  const keptEndedBytes = options.keepBytes ?? DEFAULT_KEPT_ENDED_BYTES;
+  let store: TaskStore = new MemoryStore(keptEnded, keptEndedBytes);
   let instanceId = options.instance;
   if (options.stateDir) {
     // The SQLite store is loaded only here, so commands without --state-dir start as fast as before.
     const opened = await openStateStore(options.stateDir, {
       outputLimit,
       log,
+      keptEnded,
+      keptEndedBytes,
       ...(options.instance ? { instance: options.instance } : {}),
     });
     if (!opened.ok) return { error: opened.message, exitCode: opened.exitCode };

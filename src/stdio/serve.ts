@@ -14,6 +14,8 @@ export interface ServeOptions {
   instance?: string;
   maxConcurrent: number;
   stateDir?: string;
+  keepTasks?: number;
+  keepBytes?: number;
   maxLineBytes?: number;
   settleMs?: number;
   maxOutputBytes?: number;

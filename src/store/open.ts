@@ -2,7 +2,17 @@
 // can't (the runtime then exits 2). SQLite is loaded here, only when a state dir is given, so other commands start
 // as fast as before.
 import { randomUUID } from "node:crypto";
-import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, statSync } from "node:fs";
+import {
+  accessSync,
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+} from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Database } from "better-sqlite3";
 import type { TaskStore } from "../core/store.js";
@@ -156,11 +166,46 @@ function keptInstanceId(db: Database, path: string, given: string | undefined): 
   return made;
 }
 
+/**
+ * Above this size `PRAGMA quick_check`, which reads every page, is not run at open (at 100 000 tasks it alone would
+ * take most of the second a start may take; docs/benchmarks.md): the header is compared with the file's size
+ * instead, and a damaged page is found when it is read (the task on it is then skipped with a warning).
+ */
+export const FULL_CHECK_MAX_BYTES = 64 * 1024 * 1024;
+
 /** A damaged file is refused before anything in it is used or changed. */
 function checkIntegrity(db: Database, path: string): void {
+  if (statSync(path).size > FULL_CHECK_MAX_BYTES) {
+    checkHeader(path);
+    return;
+  }
   const problems = (db.pragma("quick_check(3)") as { quick_check: string }[]).map((row) => row.quick_check);
   if (problems.length !== 1 || problems[0] !== "ok")
     throw new StateDbError(`${path} is damaged (${problems.join("; ")}); move it away to start afresh`);
+}
+
+/**
+ * The bounded check of a large file: the page count its header gives (when the header says it is current) times the
+ * page size must be the file's size; a file cut short or grown with junk fails it. See the SQLite file format,
+ * "The Database Header" (offsets 16, 24, 28 and 92).
+ */
+function checkHeader(path: string): void {
+  const header = Buffer.alloc(100);
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  try {
+    readSync(fd, header, 0, 100, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
+  const current = header.readUInt32BE(24) === header.readUInt32BE(92);
+  const pages = header.readUInt32BE(28);
+  const size = statSync(path).size;
+  if (!current || pages === 0) return;
+  if (pages * pageSize !== size)
+    throw new StateDbError(
+      `${path} is damaged (its header counts ${pages} pages of ${pageSize} bytes, but the file holds ${size} bytes); move it away to start afresh`,
+    );
 }
 
 /**

@@ -100,15 +100,23 @@ export function checkChunkRow(row: unknown): Checked<ChunkRow> {
   return check(ChunkRowSchema, row);
 }
 
-/** The record a checked row stands for; its logs get `chunks` (none when the output was not read). */
-export function recordOfRow(row: TaskRow, outputLimit: number, chunks: readonly ChunkRow[] = []): Checked<TaskRecord> {
+/**
+ * The record a checked row stands for; its logs get `chunks` (none when the output was not read). `detailChecked`:
+ * this row's detail has passed the check before (src/store/checked-rows.ts), it is only parsed.
+ */
+export function recordOfRow(
+  row: TaskRow,
+  outputLimit: number,
+  chunks: readonly ChunkRow[] = [],
+  detailChecked = false,
+): Checked<TaskRecord> {
   let json: unknown;
   try {
     json = JSON.parse(row.detail);
   } catch (error) {
     return { ok: false, problem: `detail: not JSON (${(error as Error).message})` };
   }
-  const detail = check(DetailSchema, json);
+  const detail: Checked<Detail> = detailChecked ? { ok: true, value: json as Detail } : check(DetailSchema, json);
   if (!detail.ok) return { ok: false, problem: `detail.${detail.problem}` };
   const { workingDir, statusEvents, seq: seqWritten, ...rest } = detail.value;
   const logs = { stdout: [] as OutputChunk[], stderr: [] as OutputChunk[] };

@@ -8,11 +8,13 @@ import { type ListPage, type ListQuery, mergePages } from "../core/task/list-que
 import type { OutputChunk, StreamName } from "../core/task/output-log.js";
 import { isTerminal } from "../core/task/task.js";
 import type { TaskRecord } from "../core/task/task-record.js";
+import { CheckedRows } from "./checked-rows.js";
 import { describeDbError, isDiskFull } from "./db-errors.js";
 import { SqliteKeptAnswers } from "./kept-answers.js";
 import { MemoryStore } from "./memory.js";
 import { PageQueries } from "./page-queries.js";
 import { SqlPushConfigs } from "./push-configs.js";
+import { Retention } from "./retention.js";
 import { type ChunkRow, checkChunkRow, checkTaskRow, detailOf, recordOfRow, type TaskRow } from "./rows.js";
 import { lastEndedSeq, type TaskStatements, taskStatements } from "./task-statements.js";
 
@@ -84,6 +86,8 @@ export class SqliteStore implements TaskStore {
   readonly pushConfigs: SqlPushConfigs;
   readonly keptAnswers: SqliteKeptAnswers;
   private readonly sql: TaskStatements;
+  private readonly retention: Retention;
+  private readonly checkedRows = new CheckedRows();
 
   constructor(
     private readonly db: Database,
@@ -103,6 +107,7 @@ export class SqliteStore implements TaskStore {
     this.keptAnswers = new SqliteKeptAnswers(db, this.warn);
     this.sql = taskStatements(db);
     this.endedSeq = lastEndedSeq(db);
+    this.retention = new Retention(db, { keptEnded: this.keptEnded, keptEndedBytes: this.keptEndedBytes });
   }
 
   put(record: TaskRecord): void {
@@ -117,11 +122,16 @@ export class SqliteStore implements TaskStore {
       // Output a caller added without `appended` is written too (looking for it costs nothing when there is none).
       this.dirty.add(live);
       const written = this.write(() => {
-        const row = this.sql.upsert.get(this.rowOf(record, ended ? ++this.endedSeq : null)) as { n: number };
+        if (ended) this.retention.beforeEndedWrite(record.id);
+        const fields = this.rowOf(record, ended ? ++this.endedSeq : null);
+        const row = this.sql.upsert.get(fields) as { n: number };
         (live as Live).n = row.n;
         // Every state change writes what output is pending too, so the row and its output agree.
         this.flushOutput();
-        if (ended) this.applyRetention();
+        if (ended) {
+          this.retention.afterEndedWrite(fields.bytes);
+          this.retention.apply(this.hidden);
+        }
       });
       if (ended) {
         this.live.delete(record.id);
@@ -212,9 +222,11 @@ export class SqliteStore implements TaskStore {
    */
   private write(work: () => void): boolean {
     if (this.degraded) return false;
+    const totals = this.retention.snapshot();
     try {
       this.db.transaction(work)();
     } catch (error) {
+      this.retention.restore(totals);
       if (!isDiskFull(error) || this.outputOff) {
         this.degrade(error);
         return false;
@@ -301,15 +313,15 @@ export class SqliteStore implements TaskStore {
     this.nextFlush = performance.now() + spent;
   }
 
-  /** Forgets the oldest ended tasks beyond the limits, in SQL; throws when the database can't be written. */
+  /** Forgets the oldest ended tasks beyond the limits (src/store/retention.ts); throws when the database can't be written. */
   applyRetention(): void {
-    const totals = this.sql.endedTotals.get() as { count: number; bytes: number };
-    if (totals.count <= this.keptEnded && totals.bytes <= this.keptEndedBytes) return;
-    this.sql.retain.run({
-      hidden: JSON.stringify([...this.hidden]),
-      kept: this.keptEnded,
-      budget: this.keptEndedBytes,
-    });
+    const totals = this.retention.snapshot();
+    try {
+      this.db.transaction(() => this.retention.apply(this.hidden))();
+    } catch (error) {
+      this.retention.restore(totals);
+      throw error;
+    }
   }
 
   private rowOf(record: TaskRecord, endedSeq: number | null): Omit<TaskRow, "n"> & { bytes: number } {
@@ -372,8 +384,11 @@ export class SqliteStore implements TaskStore {
       if (found === undefined) return undefined;
       const checked = checkTaskRow(found);
       if (!checked.ok) return this.skip(id, checked.problem);
-      const record = recordOfRow(checked.value, this.outputLimit, withOutput ? this.chunksOf(checked.value) : []);
-      return record.ok ? record.value : this.skip(id, record.problem);
+      const chunks = withOutput ? this.chunksOf(checked.value) : [];
+      const record = recordOfRow(checked.value, this.outputLimit, chunks, this.checkedRows.has(id));
+      if (!record.ok) return this.skip(id, record.problem);
+      this.checkedRows.add(id);
+      return record.value;
     } catch (error) {
       this.warn(`cannot read task ${id} from ${this.path} (${describeDbError(error)}); it is skipped`);
       return undefined;

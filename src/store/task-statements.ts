@@ -10,9 +10,7 @@ export type TaskStatements = Record<
   | "selectTask"
   | "selectChunks"
   | "storedBytes"
-  | "selectN"
-  | "endedTotals"
-  | "retain",
+  | "selectN",
   Statement
 >;
 
@@ -40,20 +38,6 @@ export function taskStatements(db: Database): TaskStatements {
     selectChunks: db.prepare("SELECT seq, stream, text FROM chunks WHERE task = ? ORDER BY stream, seq"),
     storedBytes: db.prepare("SELECT sum(octet_length(text)) AS bytes FROM chunks WHERE task = ? AND stream = ?"),
     selectN: db.prepare("SELECT n FROM tasks WHERE id = ?"),
-    // Cheap next to `retain` (a tenth of its time at 500 rows): most endings are within the limits.
-    endedTotals: db.prepare("SELECT count(*) AS count, total(bytes) AS bytes FROM tasks WHERE ended_seq IS NOT NULL"),
-    // The oldest ended tasks go first while more than `kept` have ended or their bytes pass the budget; the
-    // task that ended last always stays (as in src/store/memory.ts).
-    retain: db.prepare(
-      `DELETE FROM tasks WHERE id IN (
-         SELECT id FROM (
-           SELECT id, row_number() OVER newest AS place, sum(bytes) OVER newest AS running
-           FROM tasks
-           WHERE ended_seq IS NOT NULL AND id NOT IN (SELECT value FROM json_each(@hidden))
-           WINDOW newest AS (ORDER BY ended_seq DESC ROWS UNBOUNDED PRECEDING)
-         ) WHERE place > 1 AND (place > @kept OR running > @budget)
-       )`,
-    ),
   };
 }
 

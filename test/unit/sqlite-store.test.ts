@@ -2,7 +2,7 @@
 // recounts, what a restart makes of unfinished tasks, the output it keeps, and writes that start failing.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import Sqlite from "better-sqlite3";
@@ -12,7 +12,7 @@ import { decodePageToken, type ListQuery, pageOf } from "../../src/core/task/lis
 import { ByteChunk } from "../../src/core/task/output-log.js";
 import { TASK_STATES } from "../../src/core/task/task.js";
 import type { TaskRecord } from "../../src/core/task/task-record.js";
-import { DB_FILE, openStateStore, prepareDatabase } from "../../src/store/open.js";
+import { DB_FILE, FULL_CHECK_MAX_BYTES, openStateStore, prepareDatabase } from "../../src/store/open.js";
 import { SCHEMA_VERSION } from "../../src/store/schema.js";
 import { SqliteStore } from "../../src/store/sqlite.js";
 import { appendOutput, editDb, openStore, taskRecord as record, refusal, tempDir } from "../helpers/state-dir.js";
@@ -55,6 +55,26 @@ describe("SQLite store: what it refuses to open (exit 2, nothing changed)", () =
     const path = join(dir, DB_FILE);
     truncateSync(path, Math.floor(statSync(path).size / 2));
     assert.match(await refusal(dir), /state\.db is damaged/);
+  });
+
+  it("a database above FULL_CHECK_MAX_BYTES is checked by its header: whole it opens, grown by a page of junk it is refused", async () => {
+    const dir = await stateWith(2);
+    const path = join(dir, DB_FILE);
+    editDb(dir, (db) => {
+      db.exec("CREATE TABLE pad (x BLOB)");
+      db.prepare("INSERT INTO pad VALUES (zeroblob(?))").run(FULL_CHECK_MAX_BYTES + 1024 * 1024);
+      db.pragma("wal_checkpoint(TRUNCATE)");
+    });
+    const whole = await openStore(dir, { killLeftovers: () => false });
+    assert.equal(whole.store.get("t1")?.state, "completed");
+    whole.store.close?.();
+    const size = statSync(path).size;
+    assert.ok(size > FULL_CHECK_MAX_BYTES);
+    appendFileSync(path, Buffer.alloc(4096, 0x5a));
+    assert.match(
+      await refusal(dir),
+      /state\.db is damaged \(its header counts \d+ pages of 4096 bytes, but the file holds/,
+    );
   });
 
   it("another program's SQLite file", async () => {
@@ -150,6 +170,13 @@ describe("SQLite store: a restart", () => {
     const { store, lines } = await openStore(dir, {
       killLeftovers: (task) => assert.fail(`nothing may be signalled, but ${task.id} was`),
     });
+    // Columns SQL can check are screened at start; a detail that is not right, when the row is first read.
+    const atStart = lines.join("\n");
+    for (const id of ["t1", "t2", "live"])
+      assert.match(atStart, new RegExp(`task ${id} in .* has a row of the wrong shape`));
+    for (const id of ["t0", "t3"])
+      assert.doesNotMatch(atStart, new RegExp(`task ${id} in `), `${id} is not decoded at start`);
+    for (const id of ["t0", "t1", "t2", "t3", "live"]) assert.equal(store.get(id), undefined, `${id} is skipped`);
     const log = lines.join("\n");
     for (const [id, why] of [
       ["t0", /detail: not JSON/],
@@ -159,8 +186,13 @@ describe("SQLite store: a restart", () => {
       ["live", /pid: expected a pid above 1/],
     ] as const) {
       assert.match(log, new RegExp(`task ${id} in .* has a row of the wrong shape \\(${why.source}`), log);
-      assert.equal(store.get(id), undefined, `${id} is skipped`);
     }
+    assert.equal(store.get("t0"), undefined);
+    assert.equal(
+      lines.join("\n").match(/task t0 in /g)?.length,
+      1,
+      "a row found wrong when read is named once, then left alone",
+    );
     assert.deepEqual(
       store
         .all()
