@@ -2,7 +2,8 @@
 // `npm run bench`: measures the built CLI against baselines taken in the same run and prints one JSON object
 // per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
 // Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput, shapes,
-// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, grpc-rps, http-sse, http-streams, push, idempotency, console),
+// prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, grpc-rps, http-sse, http-streams,
+// push, idempotency, console, scale),
 // --runs N (the groups judged over full runs, shapes, throughput and http-sse, run N times; 3 for the judgement).
 import { existsSync, readFileSync } from "node:fs";
 import { concurrency } from "./bench/concurrency.mjs";
