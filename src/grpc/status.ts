@@ -37,7 +37,7 @@ export function statusOf(failure: CoreError | RpcFailure): Partial<StatusObject>
   return statusOfBody(failure instanceof RpcFailure ? restErrorOfRpc(failure.error).body : restErrorOf(failure).body);
 }
 
-/** A refusal made here (UNAUTHENTICATED...), in the same shape, with an ErrorInfo when it has a reason. */
+/** A refusal made here (UNAUTHENTICATED, INTERNAL), in the same shape, without details: as the HTTP binding's 401. */
 export function refusalStatus(name: string, message: string): Partial<StatusObject> & { code: status } {
   const code = codeOf(name);
   const metadata = new Metadata();
