@@ -73,12 +73,6 @@ function PromptBox({ api, task, prompt, now }: { api: Api; task: Task; prompt: O
   const [sending, setSending] = useState(false);
   const [result, setResult] = useState<{ ok: boolean; words: string } | undefined>();
   const input = useRef<HTMLInputElement>(null);
-  // A new prompt starts clean.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the prompt's id is what says it is a new one
-  useEffect(() => {
-    setText("");
-    setResult(undefined);
-  }, [prompt.promptId]);
 
   const answer = async (value: string) => {
     setSending(true);
@@ -220,7 +214,9 @@ export function TaskView({ api, id }: { api: Api; id: string }) {
           {error}
         </p>
       ) : null}
-      {prompt ? <PromptBox api={api} task={task} prompt={prompt} now={now} /> : null}
+      {/* A new prompt gets a new box, clean: keyed by its id, not cleared by an effect after it is shown, which on a
+          slow machine could wipe what was typed and answered in the meantime. */}
+      {prompt ? <PromptBox key={prompt.promptId} api={api} task={task} prompt={prompt} now={now} /> : null}
       <h3>Output</h3>
       {dropped > 0 ? (
         <p class="muted">
