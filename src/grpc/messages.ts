@@ -11,7 +11,7 @@ import {
   toJsonString,
 } from "@bufbuild/protobuf";
 import { MAX_NESTING } from "../core/envelope/json-value.js";
-import { type GateVerdict, passGate } from "../jsonrpc/request-gate.js";
+import { type GateVerdict, passGate } from "../gate/request-gate.js";
 import { A2AService } from "./gen/a2a_pb.js";
 
 /** The service's name on the wire, as the proto declares it. */

@@ -7,16 +7,16 @@ import { agentCard10, type RuntimeCard } from "../a2a/card.js";
 import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { logField } from "../core/log-field.js";
 import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
-import { answerLimitOf } from "../jsonrpc/answer-budget.js";
+import { answerLimitOf } from "../operations/answer-budget.js";
 import type { CallContext } from "../operations/context.js";
 import type { Operations } from "../operations/table.js";
 import { accessLog } from "./access-log.js";
 import { bearer } from "./auth.js";
 import { cardCaching } from "./card-cache.js";
 import { consoleRoutes } from "./console/routes.js";
+import { gateBodies } from "./gate-bodies.js";
 import { hostGuard, originGuards } from "./guards.js";
 import { jsonRpcHandler } from "./jsonrpc.js";
-import { gateBodies } from "./request-gate.js";
 import { notFound, refusal } from "./responses.js";
 import { restRoutes } from "./rest.js";
 

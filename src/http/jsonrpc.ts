@@ -8,12 +8,12 @@ import type { ServiceParams } from "../a2a/service-params.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
+import type { GateRefusal } from "../gate/request-gate.js";
 import { type AnswerText, type AnswerWriter, answerBatch, answerJson } from "../jsonrpc/bounded-answers.js";
-import type { GateRefusal } from "../jsonrpc/request-gate.js";
 import { errorResponse, familyError, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
 import type { CallContext } from "../operations/context.js";
 import { STREAMING_OPERATIONS } from "../operations/table.js";
-import { gated } from "./request-gate.js";
+import { gated } from "./gate-bodies.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { sseAnswer } from "./sse.js";
 

@@ -7,7 +7,7 @@ import type { HttpBindings } from "@hono/node-server";
 import { EXIT } from "../exit-codes.js";
 import { type GrpcServer, listenGrpc } from "../grpc/server.js";
 import type { Io } from "../io/io.js";
-import { createRuntime, type RuntimeOptions } from "../jsonrpc/runtime.js";
+import { createRuntime, type RuntimeOptions } from "../serve/serve-root.js";
 import { createApp } from "./app.js";
 import { UntrustedConnections } from "./connections.js";
 import { parseOrigin } from "./guards.js";

@@ -5,7 +5,7 @@
 import type { JSONRPCResponse } from "json-rpc-2.0";
 import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
-import { AnswerBudget, type JsonPieces, jsonPiecesWithin } from "./answer-budget.js";
+import { AnswerBudget, type JsonPieces, jsonPiecesWithin } from "../operations/answer-budget.js";
 import { familyError, familyOfMethod } from "./rpc-messages.js";
 
 /**

@@ -7,7 +7,7 @@ import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import type { Problem } from "../core/envelope/problems.js";
 import { CoreError } from "../core/errors.js";
-import type { GateRefusal } from "./request-gate.js";
+import type { GateRefusal } from "../gate/request-gate.js";
 
 const isId = (id: unknown) => id === undefined || id === null || typeof id === "string" || typeof id === "number";
 

@@ -7,12 +7,12 @@ import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { Framing, WireJson } from "../a2a/wire/encode.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
+import { type GateRefusal, passGate, tooLarge } from "../gate/request-gate.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
-import { type JsonPieces, jsonPiecesWithin } from "../jsonrpc/answer-budget.js";
 import { type AnswerWriter, answerBatch, answerPieces } from "../jsonrpc/bounded-answers.js";
-import { type GateRefusal, passGate, tooLarge } from "../jsonrpc/request-gate.js";
 import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
+import { type JsonPieces, jsonPiecesWithin } from "../operations/answer-budget.js";
 import type { CallContext } from "../operations/context.js";
 
 /** The `tasks/event` notification that carries a stream's item, one line each (CONTRACT 5.4, 7.3). */

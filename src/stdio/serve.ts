@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import type { Dispatcher } from "../core/task/dispatcher.js";
 import { EXIT } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
-import { createRuntime } from "../jsonrpc/runtime.js";
+import { createRuntime } from "../serve/serve-root.js";
 import { openStdioBinding } from "./binding.js";
 import type { StdioConnection } from "./connection.js";
 import type { StdioTransport } from "./transport.js";

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { AnswerBudget, answerLimitOf, jsonWithin } from "../../src/jsonrpc/answer-budget.js";
+import { AnswerBudget, answerLimitOf, jsonWithin } from "../../src/operations/answer-budget.js";
 import { JsonText } from "../../src/operations/json-text.js";
 
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");

@@ -7,11 +7,11 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { restErrorOf, restErrorOfRpc, rpcErrorOf } from "../../src/a2a/v1_0/errors.js";
 import { CoreError, type CoreErrorCode } from "../../src/core/errors.js";
+import { isJsonMediaType } from "../../src/gate/request-gate.js";
 import { parseOrigin } from "../../src/http/guards.js";
 import { allowedHosts, baseUrl, isLoopback } from "../../src/http/hosts.js";
 import { queryParams } from "../../src/http/rest.js";
 import { obtainToken, TokenError } from "../../src/http/token.js";
-import { isJsonMediaType } from "../../src/jsonrpc/request-gate.js";
 import { tempDir } from "../helpers/state-dir.js";
 
 const CODES: CoreErrorCode[] = [

@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createApp } from "../../src/http/app.js";
 import { allowedHosts } from "../../src/http/hosts.js";
 import { createHttpServer, listen, type ServerLimits } from "../../src/http/server.js";
-import { createRuntime, type Runtime } from "../../src/jsonrpc/runtime.js";
+import { createRuntime, type Runtime } from "../../src/serve/serve-root.js";
 import { FIXTURES } from "../helpers/cli.js";
 
 const LIMITS: ServerLimits = {

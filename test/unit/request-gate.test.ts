@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { isUtf8 } from "node:buffer";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { firstInvalidByte, passGate } from "../../src/jsonrpc/request-gate.js";
+import { firstInvalidByte, passGate } from "../../src/gate/request-gate.js";
 
 const MAX = 1 << 20;
 const gate = (shape: "jsonrpc" | "rest", text: string | Buffer) =>

@@ -7,7 +7,7 @@ import { isUtf8 } from "node:buffer";
 import { JsonTree } from "../core/envelope/json-document.js";
 import { isRecord, MAX_NESTING } from "../core/envelope/json-value.js";
 import type { Problem } from "../core/envelope/problems.js";
-import { idInHead } from "./rpc-messages.js";
+import { idInHead } from "../jsonrpc/rpc-messages.js";
 
 export type GateRule = "too_large" | "content_type" | "not_utf8" | "not_json" | "too_deep" | "duplicate_key";
 

@@ -4,7 +4,7 @@
 // shapes. Routes take the judged body from `gated`, never from the request.
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
-import { type GateVerdict, passGate, tooLarge } from "../jsonrpc/request-gate.js";
+import { type GateVerdict, passGate, tooLarge } from "../gate/request-gate.js";
 import { refusal } from "./responses.js";
 
 const verdicts = new WeakMap<Request, GateVerdict>();

@@ -15,12 +15,12 @@ import { MemoryPushConfigs } from "../core/push-configs.js";
 import { DEFAULT_KEPT_ENDED, DEFAULT_KEPT_ENDED_BYTES, type TaskStore } from "../core/store.js";
 import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/task/dispatcher.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
+import { createMethods } from "../jsonrpc/methods.js";
+import { answerLimitOf } from "../operations/answer-budget.js";
 import { createOperations, type OperationDeps, type Operations } from "../operations/table.js";
 import { MemoryStore } from "../store/memory.js";
 import { openStateStore } from "../store/open.js";
 import { obtainSigningKey } from "../store/signing-key-file.js";
-import { answerLimitOf } from "./answer-budget.js";
-import { createMethods } from "./methods.js";
 
 export interface RuntimeOptions {
   workspace: string;

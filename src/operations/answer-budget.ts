@@ -2,7 +2,7 @@
 // security.md, "Hardening against hostile requests"). An answer past its bound is given up before it is whole: the
 // top levels of a value are written member by member and counted, so a page of tasks stops at the task that passes
 // the bound instead of becoming one string of every task first.
-import { JsonText } from "../operations/json-text.js";
+import { JsonText } from "./json-text.js";
 
 /**
  * An answer (and a batch's answer, all its entries together) may be this many times --max-output-bytes: room for a
