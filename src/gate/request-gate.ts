@@ -7,7 +7,6 @@ import { isUtf8 } from "node:buffer";
 import { JsonTree } from "../core/envelope/json-document.js";
 import { isRecord, MAX_NESTING } from "../core/envelope/json-value.js";
 import type { Problem } from "../core/envelope/problems.js";
-import { idInHead } from "../jsonrpc/rpc-messages.js";
 
 export type GateRule = "too_large" | "content_type" | "not_utf8" | "not_json" | "too_deep" | "duplicate_key";
 
@@ -45,6 +44,22 @@ export type GateVerdict =
       refused: ReadonlyMap<unknown, GateRefusal>;
     }
   | { ok: false; refusal: GateRefusal };
+
+/** The members a request may start with before its id: `{"jsonrpc":"2.0","method":"…","id":…`. */
+const LEADING_ID =
+  /^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/;
+
+/** The id of a request whose line was too long to read, when its first bytes show it; otherwise null. */
+export function idInHead(head: string): string | number | null {
+  const match = LEADING_ID.exec(head);
+  if (!match) return null;
+  try {
+    const id: unknown = JSON.parse(match[1] as string);
+    return typeof id === "string" || typeof id === "number" ? id : null;
+  } catch {
+    return null;
+  }
+}
 
 const NONE: ReadonlyMap<unknown, GateRefusal> = new Map();
 const A2A_JSON = "application/a2a+json";

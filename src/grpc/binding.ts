@@ -13,7 +13,7 @@ import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
 import type { GateRefusal } from "../gate/request-gate.js";
 import { AUTH_WORDS, tokenMatcher } from "../io/token-match.js";
-import { tooLargeError } from "../jsonrpc/bounded-answers.js";
+import { tooLargeError } from "../operations/answer-budget.js";
 import type { CallContext } from "../operations/context.js";
 import { valueJson } from "../operations/json-text.js";
 import { RpcFailure } from "../operations/rpc-failure.js";

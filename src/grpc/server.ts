@@ -11,7 +11,7 @@ import { UNTRUSTED_LIMITS } from "../http/connections.js";
 import { DEFAULT_LIMITS } from "../http/server.js";
 import { type GrpcBindingOptions, serviceDefinition, serviceImplementation } from "./binding.js";
 
-export interface GrpcServerOptions extends GrpcBindingOptions {
+export interface GrpcServerOptions extends Pick<GrpcBindingOptions, "maxAnswerBytes"> {
   host: string;
   /** 0 picks a free port. */
   port: number;
@@ -25,7 +25,10 @@ const IDLE_CONNECTION_MS = 60_000;
 const FRAME_ROOM = 64 * 1024;
 
 export interface GrpcServer {
+  /** Known before the operations table is made, so the cards name it from the start (src/serve/serve-root.ts). */
   port: number;
+  /** Starts answering calls with the binding; `serve --http` announces the port only after. */
+  serve(binding: GrpcBindingOptions): void;
   /** Stops taking calls, lets open ones end within `graceMs`, then cuts them. */
   close(graceMs: number): Promise<void>;
 }
@@ -62,7 +65,6 @@ export async function listenGrpc(options: GrpcServerOptions): Promise<GrpcServer
     "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
     "grpc.max_connection_idle_ms": IDLE_CONNECTION_MS,
   });
-  server.addService(serviceDefinition(), serviceImplementation(options));
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
   const port = await new Promise<number>((resolve, reject) => {
     listener.once("error", reject);
@@ -88,5 +90,6 @@ export async function listenGrpc(options: GrpcServerOptions): Promise<GrpcServer
         resolve();
       });
     });
-  return { port, close };
+  const serve = (binding: GrpcBindingOptions) => server.addService(serviceDefinition(), serviceImplementation(binding));
+  return { port, serve, close };
 }

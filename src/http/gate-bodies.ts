@@ -1,4 +1,4 @@
-// The HTTP side of the request gate (src/jsonrpc/request-gate.ts): every body under /a2a/ is read here, bounded, and
+// The HTTP side of the request gate (src/gate/request-gate.ts): every body under /a2a/ is read here, bounded, and
 // judged once, after the Host, Origin and token checks and before any route reads it. A body over the limit is 413
 // on every route (CONTRACT 8.1, 8.3); any other refusal is kept for the route, which answers it in its binding's
 // shapes. Routes take the judged body from `gated`, never from the request.

@@ -110,7 +110,7 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
   return async (c) => {
     const params: ServiceParams = serviceParamsOf(c);
     echoExtensions(c, params);
-    // The body as the request gate judged it (src/http/request-gate.ts), the same rules as on stdio.
+    // The body as the request gate judged it (src/http/gate-bodies.ts), the same rules as on stdio.
     const verdict = gated(c);
     if (!verdict.ok) return answer(c, undefined, refusalResponse(verdict.refusal), writer);
     const { value, refused } = verdict;

@@ -5,8 +5,7 @@ import { type Context, Hono } from "hono";
 import { httpError, restErrorOf, restErrorOfRpc } from "../a2a/v1_0/errors.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
-import { tooLargeError } from "../jsonrpc/bounded-answers.js";
-import { jsonWithin } from "../operations/answer-budget.js";
+import { jsonWithin, tooLargeError } from "../operations/answer-budget.js";
 import type { CallContext } from "../operations/context.js";
 import { RpcFailure } from "../operations/rpc-failure.js";
 import type { Operations } from "../operations/table.js";
@@ -65,7 +64,7 @@ export function restRoutes(options: RestOptions): Hono {
     }
     markReplayed(c, context);
     if (!(result instanceof StreamReply)) {
-      // Measured as it is written: past the bound, a 429 instead (src/jsonrpc/answer-budget.ts).
+      // Measured as it is written: past the bound, a 429 instead (src/operations/answer-budget.ts).
       const text = jsonWithin(result, options.maxAnswerBytes);
       return text === undefined ? statusAnswer(restErrorOf(tooLargeError(options.maxAnswerBytes))) : jsonText(c, text);
     }

@@ -1,13 +1,15 @@
-// `serve --http`: wiring and shutdown only (CONTRACT 8.1). The runtime is the one `serve --stdio` has; the app
-// holds the routes; the server the socket limits. Prints one JSON line when listening, logs on stderr, never
+// `serve --http`: wiring and shutdown only (CONTRACT 8.1). The serve root (src/serve/serve-root.ts) is the one
+// `serve --stdio` has; the app holds the routes; the server the socket limits; --grpc-port adds the gRPC binding. Prints one JSON line when listening, logs on stderr, never
 // reads stdin.
 import type { Server } from "node:http";
 import { resolve } from "node:path";
 import type { HttpBindings } from "@hono/node-server";
+import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
 import { EXIT } from "../exit-codes.js";
 import { type GrpcServer, listenGrpc } from "../grpc/server.js";
 import type { Io } from "../io/io.js";
-import { createRuntime, type RuntimeOptions } from "../serve/serve-root.js";
+import { answerLimitOf } from "../operations/answer-budget.js";
+import { createServeRoot, type ServeRootOptions } from "../serve/serve-root.js";
 import { createApp } from "./app.js";
 import { UntrustedConnections } from "./connections.js";
 import { parseOrigin } from "./guards.js";
@@ -15,7 +17,7 @@ import { allowedHosts, baseUrl, isLoopback } from "./hosts.js";
 import { createHttpServer, listen, OpenAnswers } from "./server.js";
 import { obtainToken, type Token, TokenError } from "./token.js";
 
-export interface HttpServeOptions extends RuntimeOptions {
+export interface HttpServeOptions extends ServeRootOptions {
   host: string;
   port: number;
   tokenFile?: string;
@@ -58,10 +60,27 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     log(problem);
     return EXIT.usage;
   }
-  const runtime = await createRuntime({ ...options, binding: "http" }, log);
-  if ("error" in runtime) {
-    log(runtime.error);
-    return runtime.exitCode;
+  // The gRPC port is taken first, so the operations table and its cards name it from the start.
+  let grpc: GrpcServer | undefined;
+  if (options.grpcPort !== undefined) {
+    try {
+      grpc = await listenGrpc({
+        host: options.host,
+        port: options.grpcPort,
+        maxBodyBytes: options.maxBodyBytes,
+        maxAnswerBytes: answerLimitOf(options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT),
+      });
+    } catch (error) {
+      log(listenProblem(error as NodeJS.ErrnoException, { ...options, port: options.grpcPort }));
+      return EXIT.usage;
+    }
+  }
+  const closeGrpc = () => void grpc?.close(0);
+  const root = await createServeRoot({ ...options, binding: "http", ...(grpc ? { grpcPort: grpc.port } : {}) }, log);
+  if ("error" in root) {
+    log(root.error);
+    closeGrpc();
+    return root.exitCode;
   }
   let token: Token | undefined;
   if (options.auth) {
@@ -72,26 +91,27 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
       });
     } catch (error) {
       log(error instanceof TokenError ? error.message : `cannot write the token: ${(error as Error).message}`);
-      runtime.close();
+      closeGrpc();
+      root.close();
       return EXIT.usage;
     }
     for (const warning of token.warnings) log(warning);
   }
-  const { dispatcher, methods, operations, operationDeps } = runtime;
+  const { dispatcher, methods, operations } = root;
   const hosts = new Set<string>();
   const app = createApp({
     methods,
     operations,
     version: options.version,
     instanceId: dispatcher.instanceId,
-    ...(operationDeps.runtime ? { runtime: operationDeps.runtime } : {}),
-    signer: runtime.signer,
+    runtime: root.runtimeCard,
+    signer: root.signer,
     allowedHosts: hosts,
     allowOrigins: options.allowOrigin.map((origin) => parseOrigin(origin) as string),
     token: token?.value,
     maxBodyBytes: options.maxBodyBytes,
-    maxBehindBytes: runtime.operator.limits.max_output_bytes,
-    maxAnswerBytes: runtime.maxAnswerBytes,
+    maxBehindBytes: root.operator.limits.max_output_bytes,
+    maxAnswerBytes: root.maxAnswerBytes,
     log,
     authenticated: (c) => untrusted.trust((c.env as HttpBindings).incoming.socket),
     ...(options.quiet ? {} : { accessLog: log }),
@@ -104,35 +124,21 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
     port = await listen(server, options.port, options.host);
   } catch (error) {
     log(listenProblem(error as NodeJS.ErrnoException, options));
+    closeGrpc();
     token?.cleanup();
+    root.close();
     return EXIT.usage;
   }
   for (const host of allowedHosts(options.host, port)) hosts.add(host);
   const url = baseUrl(options.host, port);
-  let grpc: GrpcServer | undefined;
-  if (options.grpcPort !== undefined) {
-    try {
-      grpc = await listenGrpc({
-        operations,
-        token: token?.value,
-        host: options.host,
-        port: options.grpcPort,
-        maxBodyBytes: options.maxBodyBytes,
-        maxAnswerBytes: runtime.maxAnswerBytes,
-        maxBehindBytes: runtime.operator.limits.max_output_bytes,
-        base: () => url,
-        log,
-      });
-    } catch (error) {
-      log(listenProblem(error as NodeJS.ErrnoException, { ...options, port: options.grpcPort }));
-      server.close();
-      token?.cleanup();
-      runtime.close();
-      return EXIT.usage;
-    }
-    // The cards list it from now on (src/a2a/card.ts).
-    if (operationDeps.runtime) operationDeps.runtime.grpcPort = grpc.port;
-  }
+  grpc?.serve({
+    operations,
+    token: token?.value,
+    maxAnswerBytes: root.maxAnswerBytes,
+    maxBehindBytes: root.operator.limits.max_output_bytes,
+    base: () => url,
+    log,
+  });
   const grpcUrl = grpc ? `${new URL(url).hostname}:${grpc.port}` : undefined;
   // The console's address carries the token in its fragment, which a browser never sends (CONTRACT section 10).
   const consoleUrl = token ? `${url}/#token=${encodeURIComponent(token.value)}` : `${url}/`;
@@ -158,16 +164,16 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
   process.on("SIGINT", onSignal);
   await stopped;
   log("shutting down");
-  // Push deliveries of the tasks' last events go out within the same budget; runtime.close() drops the rest.
+  // Push deliveries of the tasks' last events go out within the same budget; root.close() drops the rest.
   await Promise.all([
     shutdown(server, answers, async () => {
       await dispatcher.shutdown();
-      await runtime.push.idle();
+      await root.push.idle();
     }),
     grpc?.close(SHUTDOWN_LIMIT_MS),
   ]);
   dispatcher.killAll();
-  runtime.close();
+  root.close();
   process.off("SIGTERM", onSignal);
   process.off("SIGINT", onSignal);
   token?.cleanup();

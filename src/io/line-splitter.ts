@@ -1,5 +1,5 @@
 // NDJSON lines from a byte stream, each capped: an oversized line is reported once and skipped, never kept whole.
-// A line stays bytes: the request gate (src/jsonrpc/request-gate.ts) decides whether they are UTF-8.
+// A line stays bytes: the request gate (src/gate/request-gate.ts) decides whether they are UTF-8.
 export type Frame = { kind: "line"; line: Buffer } | { kind: "oversized"; bytes: number };
 
 /** How much of an oversized line is kept, so that its answer can name the request's id. */

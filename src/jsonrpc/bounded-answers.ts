@@ -5,7 +5,8 @@
 import type { JSONRPCResponse } from "json-rpc-2.0";
 import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
-import { AnswerBudget, type JsonPieces, jsonPiecesWithin } from "../operations/answer-budget.js";
+import { AnswerBudget, type JsonPieces, jsonPiecesWithin, tooLargeWords } from "../operations/answer-budget.js";
+import { MAX_HELD_TEXT } from "../operations/json-text.js";
 import { familyError, familyOfMethod } from "./rpc-messages.js";
 
 /**
@@ -17,7 +18,7 @@ export const BATCH_CONCURRENCY = 8;
 export interface AnswerWriter {
   /** The bound of an answer, and of a batch's answer together. */
   maxBytes: number;
-  /** The JSON of an answer within `maxBytes`, or undefined past it (src/jsonrpc/answer-budget.ts). */
+  /** The JSON of an answer within `maxBytes`, or undefined past it (src/operations/answer-budget.ts). */
   encode?(response: JSONRPCResponse, maxBytes: number): JsonPieces | undefined;
   /** An answer that was left out: what it holds open (a stream) is let go. */
   release?(response: JSONRPCResponse): void;
@@ -32,15 +33,6 @@ export function tooLargeResponse(request: unknown, words: string, id: unknown = 
   const error = new CoreError("response_too_large", words, { reason: "response_too_large" });
   return familyError(id, familyOfMethod(methodOf(request)), error);
 }
-
-/** The CoreError of an answer past `maxBytes` (REST says it in its own shape). */
-export function tooLargeError(maxBytes: number): CoreError {
-  return new CoreError("response_too_large", tooLargeWords(maxBytes), { reason: "response_too_large" });
-}
-
-const tooLargeWords = (maxBytes: number) =>
-  `expected an answer of at most ${maxBytes} bytes, found more; ask for less (a smaller pageSize or historyLength, ` +
-  "no artifacts)";
 
 /** The JSON of one answer, or of its -32000 when it is past the bound. */
 export function answerJson(request: unknown, response: JSONRPCResponse, writer: AnswerWriter): string {
@@ -58,13 +50,6 @@ export function answerPieces(request: unknown, response: JSONRPCResponse, writer
 
 /** An answer's JSON, or how to make it again, in pieces, when its turn to be written comes. */
 export type AnswerText = string | (() => string[]);
-
-/**
- * An answer's JSON longer than this is not held while the rest of its batch runs: it is measured, let go and made
- * again when written, so a batch of large answers holds their results (which share a task's output), never 8 ×
- * --max-output-bytes of JSON at once. Made again, it is written in the pieces it is made of, never joined.
- */
-export const HELD_TEXT_BYTES = 64 * 1024;
 
 export interface BatchAnswer {
   /** Each entry's answer as JSON, in the batch's order (notifications have none). */
@@ -110,7 +95,8 @@ export async function answerBatch(
       // Made again within the bytes it was counted at: a result that grew since is left out, the bound kept.
       const again = () =>
         encode(response, bytes)?.pieces ?? [JSON.stringify(tooLargeResponse(entry, leftOut(budget), response.id))];
-      answer.texts.push(bytes > HELD_TEXT_BYTES ? again : json.pieces.join(""));
+      // A large answer is measured, let go and made again when written, in the pieces it is made of (MAX_HELD_TEXT).
+      answer.texts.push(bytes > MAX_HELD_TEXT ? again : json.pieces.join(""));
       answer.written.push(response);
       continue;
     }

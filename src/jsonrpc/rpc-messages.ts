@@ -27,24 +27,8 @@ export function notARequest(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The members a request may start with before its id: `{"jsonrpc":"2.0","method":"…","id":…`. */
-const LEADING_ID =
-  /^\s*\{(?:\s*"(?:jsonrpc|method)"\s*:\s*"(?:[^"\\]|\\.)*"\s*,)*\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+)\s*[,}]/;
-
-/** The id of a request whose line was too long to read, when its first bytes show it; otherwise null. */
-export function idInHead(head: string): string | number | null {
-  const match = LEADING_ID.exec(head);
-  if (!match) return null;
-  try {
-    const id: unknown = JSON.parse(match[1] as string);
-    return typeof id === "string" || typeof id === "number" ? id : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * The JSON-RPC answer to a body or request the gate refused (src/jsonrpc/request-gate.ts), the same on stdio and
+ * The JSON-RPC answer to a body or request the gate refused (src/gate/request-gate.ts), the same on stdio and
  * HTTP: -32700 for bytes that are not UTF-8 or not JSON, -32600 for a body too large or too deep and a key repeated
  * beside the params, -32602 (in the method family's shapes) for a key repeated inside them, -32005 for a media type.
  */

@@ -2,6 +2,7 @@
 // security.md, "Hardening against hostile requests"). An answer past its bound is given up before it is whole: the
 // top levels of a value are written member by member and counted, so a page of tasks stops at the task that passes
 // the bound instead of becoming one string of every task first.
+import { CoreError } from "../core/errors.js";
 import { JsonText } from "./json-text.js";
 
 /**
@@ -104,3 +105,12 @@ const omitted = (value: unknown): boolean =>
   value === undefined || typeof value === "function" || typeof value === "symbol";
 
 const hasToJson = (value: object): boolean => typeof (value as { toJSON?: unknown }).toJSON === "function";
+
+/** The CoreError of an answer past `maxBytes`, which each binding says in its own shape. */
+export function tooLargeError(maxBytes: number): CoreError {
+  return new CoreError("response_too_large", tooLargeWords(maxBytes), { reason: "response_too_large" });
+}
+
+export const tooLargeWords = (maxBytes: number) =>
+  `expected an answer of at most ${maxBytes} bytes, found more; ask for less (a smaller pageSize or historyLength, ` +
+  "no artifacts)";

@@ -1,8 +1,13 @@
 // An operation's result that is JSON text already. Every binding writes it into its answer as it is, instead of encoding
 // an object again (an ended task read over and over: src/operations/ended-task-texts.ts).
 
-/** A text made on demand is kept once made when it is at most this long (UTF-16 units). */
-export const HELD_TEXT_UNITS = 64 * 1024;
+/**
+ * The one policy for answers' text held between being made and being written: an answer's JSON longer than this is
+ * not held (a batch measures its answers first and writes them later), but let go and made again when written, so a
+ * batch of large answers holds their results (which share a task's output), never 8 × --max-output-bytes of JSON
+ * at once. Counted as a string's length (UTF-16 units, what it holds in memory) or its UTF-8 bytes, never fewer.
+ */
+export const MAX_HELD_TEXT = 64 * 1024;
 
 export class JsonText {
   private source: string | (() => string);
@@ -16,8 +21,8 @@ export class JsonText {
     if (typeof this.source === "string") return this.source;
     const text = this.source();
     // A large text is made again at each read instead of held: a batch measures its answers first and writes them
-    // later, and 30 answers of 8 MiB held between the two would be 240 MiB (src/jsonrpc/bounded-answers.ts).
-    if (text.length <= HELD_TEXT_UNITS) this.source = text;
+    // later, and 30 answers of 8 MiB held between the two would be 240 MiB (MAX_HELD_TEXT).
+    if (text.length <= MAX_HELD_TEXT) this.source = text;
     return text;
   }
 

@@ -1,8 +1,9 @@
-// What every `serve` binding stands on: the task store (--state-dir), the dispatcher, the one A2A service and the
-// operations table (CONTRACT 5.5, 7). The bindings add only their transport.
+// The composition root of every `serve`: the task store (--state-dir), the dispatcher, the one A2A service, the one
+// operations table and its JSON-RPC face (CONTRACT 5.5, 7), made once per process. The bindings add only their
+// transport. Called the serve root, as "runtime" names the runtime/v1 extension (CONTRACT 9.2).
 import { resolve } from "node:path";
 import { AnswerCache, DEFAULT_TTL_SECONDS, MAX_ENTRIES } from "../a2a/answer-cache.js";
-import type { OperatorSetup } from "../a2a/card.js";
+import type { OperatorSetup, RuntimeCard } from "../a2a/card.js";
 import { CardSigner } from "../a2a/card-signature.js";
 import { Idempotency } from "../a2a/idempotency.js";
 import { DEFAULT_PUSH_TIMEOUT_MS } from "../a2a/push/deliverer.js";
@@ -17,12 +18,12 @@ import { DEFAULT_OUTPUT_LIMIT, Dispatcher } from "../core/task/dispatcher.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
 import { createMethods } from "../jsonrpc/methods.js";
 import { answerLimitOf } from "../operations/answer-budget.js";
-import { createOperations, type OperationDeps, type Operations } from "../operations/table.js";
+import { createOperations, type Operations } from "../operations/table.js";
 import { MemoryStore } from "../store/memory.js";
 import { openStateStore } from "../store/open.js";
 import { obtainSigningKey } from "../store/signing-key-file.js";
 
-export interface RuntimeOptions {
+export interface ServeRootOptions {
   workspace: string;
   instance?: string;
   maxConcurrent: number;
@@ -49,20 +50,22 @@ export interface RuntimeOptions {
   idempotencyTtlSeconds?: number;
   /** `--signing-key`: the card signing key's file (else the state dir's kept key, else a fresh one). */
   signingKey?: string;
+  /** `serve --http --grpc-port`: the port the gRPC binding listens on, which the cards name. */
+  grpcPort?: number;
 }
 
-export interface Runtime {
+export interface ServeRoot {
   dispatcher: Dispatcher;
   service: A2aService;
   /** The one operations table every binding calls (src/operations/table.ts). */
   operations: Operations;
-  /** Its JSON-RPC face. */
+  /** Its JSON-RPC face, which stdio and HTTP JSON-RPC answer with. */
   methods: ReturnType<typeof createMethods>;
   push: PushService;
   /** Signs the cards (docs/reference.md, "Signed cards"). */
   signer: CardSigner;
-  /** What the operations table is made from (stdio makes its own table from these). */
-  operationDeps: OperationDeps;
+  /** How the cards declare the runtime/v1 and idempotency/v1 extensions (CONTRACT 9). */
+  runtimeCard: RuntimeCard;
   /** The bound of an answer and of a batch's answer, from --max-output-bytes (docs/reference.md, "Answer size"). */
   maxAnswerBytes: number;
   /** What the extended card tells an authenticated caller (CONTRACT 8.2). */
@@ -71,11 +74,11 @@ export interface Runtime {
   close(): void;
 }
 
-/** The runtime, or the reason it can't start (a --state-dir that can't be used, or that another runtime holds). */
-export async function createRuntime(
-  options: RuntimeOptions,
+/** The serve root, or the reason it can't start (a --state-dir that can't be used, or that another process holds). */
+export async function createServeRoot(
+  options: ServeRootOptions,
   log: (line: string) => void,
-): Promise<Runtime | { error: string; exitCode: number }> {
+): Promise<ServeRoot | { error: string; exitCode: number }> {
   const outputLimit = options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT;
   const allowed: string[] = [];
   for (const value of options.allowWebhookHost ?? []) {
@@ -145,25 +148,26 @@ export async function createRuntime(
     },
     state_dir: options.stateDir !== undefined,
   };
-  const operationDeps: OperationDeps = {
+  const runtimeCard: RuntimeCard = {
+    requireExtensions: options.requireExtensions === true,
+    idempotencyTtlSeconds: ttlSeconds,
+    maxCacheEntries: MAX_ENTRIES,
+    ...(options.grpcPort === undefined ? {} : { grpcPort: options.grpcPort }),
+  };
+  const operations = createOperations({
     service,
     version: options.version,
     log,
     operator,
-    runtime: {
-      requireExtensions: options.requireExtensions === true,
-      idempotencyTtlSeconds: ttlSeconds,
-      maxCacheEntries: MAX_ENTRIES,
-    },
+    runtime: runtimeCard,
     idempotency: new Idempotency(cache),
     signer,
-  };
-  const operations = createOperations(operationDeps);
+  });
   const methods = createMethods(operations);
   const close = () => {
     push.close();
     store.close?.();
   };
   const maxAnswerBytes = answerLimitOf(outputLimit);
-  return { dispatcher, service, operations, methods, operationDeps, operator, push, signer, maxAnswerBytes, close };
+  return { dispatcher, service, operations, methods, runtimeCard, operator, push, signer, maxAnswerBytes, close };
 }

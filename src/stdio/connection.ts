@@ -74,7 +74,7 @@ export class StdioConnection {
   }
 
   private async answer(frame: Frame): Promise<void> {
-    // Every rule on a request's bytes is the gate's, the same as on HTTP (src/jsonrpc/request-gate.ts).
+    // Every rule on a request's bytes is the gate's, the same as on HTTP (src/gate/request-gate.ts).
     const verdict =
       frame.kind === "oversized"
         ? ({ ok: false, refusal: tooLarge(frame.bytes, this.options.maxLineBytes, headOf(frame)) } as const)

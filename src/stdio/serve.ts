@@ -1,10 +1,10 @@
-// `serve --stdio`: wiring and shutdown only. The transport frames bytes, the connection answers frames, the methods
-// speak both A2A families over the one service (docs/architecture.md).
+// `serve --stdio`: wiring and shutdown only. The serve root (src/serve/serve-root.ts) holds the one operations
+// table and its JSON-RPC methods; the transport frames bytes, the connection answers frames (docs/architecture.md).
 import { resolve } from "node:path";
 import type { Dispatcher } from "../core/task/dispatcher.js";
 import { EXIT } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
-import { createRuntime } from "../serve/serve-root.js";
+import { createServeRoot } from "../serve/serve-root.js";
 import { openStdioBinding } from "./binding.js";
 import type { StdioConnection } from "./connection.js";
 import type { StdioTransport } from "./transport.js";
@@ -32,13 +32,13 @@ const SHUTDOWN_LIMIT_MS = 3500;
 
 export async function serveStdio(options: ServeOptions, io: Io): Promise<number> {
   const log = (line: string) => io.stderr.write(`adapter-command serve: ${line}\n`);
-  const runtime = await createRuntime({ ...options, binding: "stdio" }, log);
-  if ("error" in runtime) {
-    log(runtime.error);
-    return runtime.exitCode;
+  const root = await createServeRoot({ ...options, binding: "stdio" }, log);
+  if ("error" in root) {
+    log(root.error);
+    return root.exitCode;
   }
-  const { dispatcher, service } = runtime;
-  const closeRuntime = () => runtime.close();
+  const { dispatcher } = root;
+  const closeRoot = () => root.close();
   // Two ways to stop: the end of stdin (finish what runs, CONTRACT 5.5), or at once (a signal, stdout gone, a read
   // error), which also cuts the first short.
   let inputEnded!: () => void;
@@ -48,10 +48,9 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   const { transport, connection } = openStdioBinding({
     input: io.stdin,
     output: io.stdout,
-    service,
-    operationDeps: runtime.operationDeps,
-    maxAnswerBytes: runtime.maxAnswerBytes,
-    version: options.version,
+    methods: root.methods,
+    dispatcher,
+    maxAnswerBytes: root.maxAnswerBytes,
     ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
     log,
     onClose: (why) => (why === undefined ? inputEnded() : stopNow(why)),
@@ -74,9 +73,9 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     log("end of input: no more requests are read; what runs goes on to its end, then the bridge exits");
     const finished = await Promise.race([finishAfterInput(transport, connection, dispatcher), stopped]);
     if (finished === "finished") {
-      // The ended tasks' push deliveries get the shutdown budget too; runtime.close() drops and counts the rest.
+      // The ended tasks' push deliveries get the shutdown budget too; root.close() drops and counts the rest.
       await Promise.race([
-        runtime.push.idle(),
+        root.push.idle(),
         new Promise<void>((resolve) => setTimeout(resolve, SHUTDOWN_LIMIT_MS).unref()),
       ]);
       return close();
@@ -90,8 +89,8 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
     (async () => {
       await dispatcher.shutdown();
       await connection.settled();
-      // Push deliveries of the tasks' last events go out within the same budget; runtime.close() drops the rest.
-      await runtime.push.idle();
+      // Push deliveries of the tasks' last events go out within the same budget; root.close() drops the rest.
+      await root.push.idle();
       await settleStreams(transport);
     })(),
     limit,
@@ -101,7 +100,7 @@ export async function serveStdio(options: ServeOptions, io: Io): Promise<number>
   function close(): number {
     connection.closeStreams();
     dispatcher.killAll();
-    closeRuntime();
+    closeRoot();
     process.off("SIGTERM", onSignal);
     process.off("SIGINT", onSignal);
     io.stdin.destroy();

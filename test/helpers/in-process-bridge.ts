@@ -4,6 +4,8 @@ import { PassThrough, type Writable } from "node:stream";
 import { A2aService } from "../../src/a2a/service.js";
 import { Dispatcher, type DispatcherOptions } from "../../src/core/task/dispatcher.js";
 import { LineSplitter } from "../../src/io/line-splitter.js";
+import { createMethods } from "../../src/jsonrpc/methods.js";
+import { createOperations } from "../../src/operations/table.js";
 import { openStdioBinding, type StdioBinding } from "../../src/stdio/binding.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import { FIXTURES } from "./cli.js";
@@ -32,8 +34,10 @@ export class InProcessBridge {
     this.binding = openStdioBinding({
       input: this.input,
       output: this.output,
-      service: new A2aService(this.dispatcher),
-      version: "0.0.0-test",
+      methods: createMethods(
+        createOperations({ service: new A2aService(this.dispatcher), version: "0.0.0-test", log: () => {} }),
+      ),
+      dispatcher: this.dispatcher,
       ...(options.maxLineBytes !== undefined ? { maxLineBytes: options.maxLineBytes } : {}),
       log: (line) => this.logs.push(line),
       onClose: () => {},

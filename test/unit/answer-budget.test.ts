@@ -1,4 +1,4 @@
-// JSON measured while it is made (src/jsonrpc/answer-budget.ts): the text JSON.stringify gives while it fits, nothing
+// JSON measured while it is made (src/operations/answer-budget.ts): the text JSON.stringify gives while it fits, nothing
 // once it does not, and a budget that, once passed, stays closed.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

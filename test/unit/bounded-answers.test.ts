@@ -4,14 +4,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { JSONRPCResponse } from "json-rpc-2.0";
-import {
-  type AnswerText,
-  answerBatch,
-  answerJson,
-  BATCH_CONCURRENCY,
-  HELD_TEXT_BYTES,
-} from "../../src/jsonrpc/bounded-answers.js";
-import { JsonText } from "../../src/operations/json-text.js";
+import { type AnswerText, answerBatch, answerJson, BATCH_CONCURRENCY } from "../../src/jsonrpc/bounded-answers.js";
+import { JsonText, MAX_HELD_TEXT } from "../../src/operations/json-text.js";
 
 const request = (id: number, method = "ListTasks") => ({ jsonrpc: "2.0", id, method, params: {} });
 const result = (id: unknown, size: number): JSONRPCResponse => ({
@@ -24,23 +18,23 @@ const textOf = (text: AnswerText) => (typeof text === "string" ? text : text().j
 
 describe("answerBatch", () => {
   it("holds a large answer's result, not its JSON, and makes it again within the bytes it was counted at", async () => {
-    const grows = { jsonrpc: "2.0", id: 2, result: "y".repeat(HELD_TEXT_BYTES) } as JSONRPCResponse;
+    const grows = { jsonrpc: "2.0", id: 2, result: "y".repeat(MAX_HELD_TEXT) } as JSONRPCResponse;
     const { texts } = await answerBatch(
       [request(0), request(1), request(2)],
-      async (entry) => (idOf(entry) === 2 ? grows : result(idOf(entry), idOf(entry) === 0 ? 10 : HELD_TEXT_BYTES)),
-      { maxBytes: 10 * HELD_TEXT_BYTES },
+      async (entry) => (idOf(entry) === 2 ? grows : result(idOf(entry), idOf(entry) === 0 ? 10 : MAX_HELD_TEXT)),
+      { maxBytes: 10 * MAX_HELD_TEXT },
     );
     assert.equal(typeof texts[0], "string");
     assert.equal(typeof texts[1], "function");
-    assert.equal(JSON.parse(textOf(texts[1] as AnswerText)).result.length, HELD_TEXT_BYTES);
+    assert.equal(JSON.parse(textOf(texts[1] as AnswerText)).result.length, MAX_HELD_TEXT);
     // A result that grew between its count and its write is left out: the batch's bound holds.
-    grows.result = "y".repeat(2 * HELD_TEXT_BYTES);
+    grows.result = "y".repeat(2 * MAX_HELD_TEXT);
     assert.equal(JSON.parse(textOf(texts[2] as AnswerText)).error.code, -32000);
   });
 
   it("holds no large JsonText's text between its count and its write, and writes it in pieces, never joined", async () => {
     let made = 0;
-    const big = "z".repeat(4 * HELD_TEXT_BYTES);
+    const big = "z".repeat(4 * MAX_HELD_TEXT);
     const text = new JsonText(() => {
       made += 1;
       // A new string each time, as an encoder makes it.
@@ -49,14 +43,14 @@ describe("answerBatch", () => {
     const { texts } = await answerBatch(
       [request(0)],
       async () => ({ jsonrpc: "2.0", id: 0, result: text }) as JSONRPCResponse,
-      { maxBytes: 10 * HELD_TEXT_BYTES },
+      { maxBytes: 10 * MAX_HELD_TEXT },
     );
     assert.equal(made, 1, "measured once");
     const pieces = (texts[0] as () => string[])();
     assert.equal(made, 2, "made again when written: the text was not held");
     assert.ok(pieces.length > 1);
     assert.ok(
-      pieces.some((piece) => piece.length > 4 * HELD_TEXT_BYTES),
+      pieces.some((piece) => piece.length > 4 * MAX_HELD_TEXT),
       "the large text is one piece of its own",
     );
     assert.equal(JSON.parse(pieces.join("")).result, `${big}2`);

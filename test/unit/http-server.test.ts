@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createApp } from "../../src/http/app.js";
 import { allowedHosts } from "../../src/http/hosts.js";
 import { createHttpServer, listen, type ServerLimits } from "../../src/http/server.js";
-import { createRuntime, type Runtime } from "../../src/serve/serve-root.js";
+import { createServeRoot, type ServeRoot } from "../../src/serve/serve-root.js";
 import { FIXTURES } from "../helpers/cli.js";
 
 const LIMITS: ServerLimits = {
@@ -39,13 +39,13 @@ function closedWithin(socket: Socket, ms: number): Promise<{ text: string; after
 }
 
 describe("the HTTP server: limits and idle streams (in-process)", () => {
-  let runtime: Runtime;
+  let runtime: ServeRoot;
   let server: Server;
   let port: number;
   const open = () => connect(port, "127.0.0.1");
 
   before(async () => {
-    const made = await createRuntime({ workspace: FIXTURES, maxConcurrent: 2, version: "0.0.0" }, () => {});
+    const made = await createServeRoot({ workspace: FIXTURES, maxConcurrent: 2, version: "0.0.0" }, () => {});
     assert.ok(!("error" in made));
     runtime = made;
     const hosts = new Set<string>();

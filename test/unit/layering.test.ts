@@ -33,8 +33,17 @@ const CLEAN: Record<string, string> = {
   "src/a2a/service.ts": 'import type { D } from "../core/dispatcher.js";\nexport type S = D;\n',
   "src/operations/table.ts": 'import type { S } from "../a2a/service.js";\nexport type O = S;\n',
   "src/jsonrpc/methods.ts": 'import type { O } from "../operations/table.js";\nexport type Ms = O;\n',
+  "src/gate/request-gate.ts": 'import type { D } from "../core/dispatcher.js";\nexport type G = D;\n',
+  "src/serve/serve-root.ts":
+    'import type { Ms } from "../jsonrpc/methods.js";\nimport type { O } from "../operations/table.js";\nexport type R = Ms | O;\n',
+  "src/http/jsonrpc.ts":
+    'import type { G } from "../gate/request-gate.js";\nimport type { Ms } from "../jsonrpc/methods.js";\nexport type J = Ms | G;\n',
+  "src/http/rest.ts":
+    'import type { G } from "../gate/request-gate.js";\nimport type { O } from "../operations/table.js";\nexport type Rest = O | G;\n',
+  "src/grpc/binding.ts":
+    'import type { G } from "../gate/request-gate.js";\nimport type { O } from "../operations/table.js";\nexport type B = O | G;\n',
   "src/http/serve.ts":
-    'import { EXIT } from "../exit-codes.js";\nimport type { Ms } from "../jsonrpc/methods.js";\nexport const x: Ms | number = EXIT.ok;\n',
+    'import { EXIT } from "../exit-codes.js";\nimport type { R } from "../serve/serve-root.js";\nimport type { Rest } from "./rest.js";\nimport type { J } from "./jsonrpc.js";\nexport const x: R | Rest | J | number = EXIT.ok;\n',
   "src/ui/screen.ts": 'import { EXIT } from "../exit-codes.js";\nexport const y = EXIT.ok;\n',
   "src/commands/run.ts":
     'import { MemoryStore } from "../store/memory.js";\nimport { y } from "../ui/screen.js";\nexport const z = [MemoryStore, y];\n',
@@ -67,6 +76,11 @@ const BROKEN = [
   { rule: "core-stays-inside", file: "src/core/store.ts", adds: 'import "../client/remote-task.js";\n' },
   { rule: "client-serves-commands", file: "src/ui/screen.ts", adds: 'import "../client/remote-task.js";\n' },
   { rule: "client-below-commands", file: "src/client/remote-task.ts", adds: 'import "../commands/run.js";\n' },
+  { rule: "rest-grpc-not-jsonrpc", file: "src/http/rest.ts", adds: 'import "../jsonrpc/methods.js";\n' },
+  { rule: "rest-grpc-not-jsonrpc", file: "src/http/serve.ts", adds: 'import "../jsonrpc/methods.js";\n' },
+  { rule: "rest-grpc-not-jsonrpc", file: "src/grpc/binding.ts", adds: 'import "../jsonrpc/methods.js";\n' },
+  { rule: "gate-before-bindings", file: "src/gate/request-gate.ts", adds: 'import "../jsonrpc/methods.js";\n' },
+  { rule: "operations-binding-free", file: "src/operations/table.ts", adds: 'import "../serve/serve-root.js";\n' },
 ];
 
 describe("the layering check", () => {

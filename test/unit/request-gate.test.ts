@@ -1,4 +1,4 @@
-// The request gate (src/jsonrpc/request-gate.ts), by property: nesting is counted below the params on every shape,
+// The request gate (src/gate/request-gate.ts), by property: nesting is counted below the params on every shape,
 // a key written twice anywhere is found, bytes that are not UTF-8 never pass (so never reach a command as U+FFFD).
 import assert from "node:assert/strict";
 import { isUtf8 } from "node:buffer";
