@@ -1,24 +1,20 @@
-// POST /a2a/jsonrpc (CONTRACT 8.2): JSON-RPC 2.0 over HTTP, both method families on the one method table. Every
-// JSON-RPC answer is HTTP 200, errors included; a streaming method answers with SSE events that each carry the
-// request's id (CONTRACT 8.4); a batch takes non-streaming calls only.
+// POST /a2a/jsonrpc (CONTRACT 8.2): JSON-RPC 2.0 over HTTP, both method families on the one method table, answered
+// by the JSON-RPC handler every JSON-RPC binding shares (src/jsonrpc/handler.ts). This file is the HTTP framing:
+// every JSON-RPC answer is HTTP 200, errors included; a streaming method answers with SSE events that each carry the
+// request's id (CONTRACT 8.4), so a stream comes alone (a batch takes non-streaming calls only).
 import type { Context, Handler } from "hono";
 import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { ServiceParams } from "../a2a/service-params.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
-import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
-import type { GateRefusal } from "../gate/request-gate.js";
-import { type AnswerText, type AnswerWriter, answerBatch, answerJson } from "../jsonrpc/bounded-answers.js";
-import { errorResponse, familyError, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
+import type { AnswerText } from "../jsonrpc/bounded-answers.js";
+import { JsonRpcHandler } from "../jsonrpc/handler.js";
+import { errorResponse, familyError } from "../jsonrpc/rpc-messages.js";
 import type { CallContext } from "../operations/context.js";
-import { STREAMING_OPERATIONS } from "../operations/table.js";
 import { gated } from "./gate-bodies.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { sseAnswer } from "./sse.js";
-
-/** As on stdio (CONTRACT 5.1). */
-const MAX_BATCH = 1000;
 
 export interface JsonRpcOptions {
   methods: JSONRPCServer<CallContext>;
@@ -29,9 +25,6 @@ export interface JsonRpcOptions {
   /** The bound of an answer, and of a batch's answer (docs/reference.md, "Answer size"). */
   maxAnswerBytes: number;
 }
-
-const invalid = (id: unknown, detail: string) =>
-  errorResponse(id, A2A_CODES.invalidRequest, "Invalid Request", { detail });
 
 const jsonBody = (c: Context, text: string, status: 200 | 422 = 200) =>
   c.body(text, status, { "Content-Type": "application/json" });
@@ -61,35 +54,17 @@ function batchBody(c: Context, texts: readonly AnswerText[]) {
  * HTTP 200 for every JSON-RPC answer, but 422 for a single -32422 (an idempotency key reused with another payload,
  * as the runtime answers: CONTRACT 9.1). An answer past its bound is a -32000 (src/jsonrpc/bounded-answers.ts).
  */
-const answer = (c: Context, request: unknown, response: JSONRPCResponse, writer: AnswerWriter) =>
-  jsonBody(
-    c,
-    answerJson(request, response, writer),
-    response.error?.code === A2A_CODES.idempotencyKeyReused ? 422 : 200,
-  );
+const answerStatus = (response: JSONRPCResponse) =>
+  response.error?.code === A2A_CODES.idempotencyKeyReused ? 422 : 200;
 
 export function jsonRpcHandler(options: JsonRpcOptions): Handler {
-  const { methods, log } = options;
-  const writer: AnswerWriter = { maxBytes: options.maxAnswerBytes };
-
-  const one = async (
-    value: unknown,
-    context: CallContext,
-    inBatch: boolean,
-    refused: ReadonlyMap<unknown, GateRefusal>,
-  ): Promise<JSONRPCResponse | null> => {
-    const refusal = refused.get(value);
-    if (refusal) return isRecord(value) && !("id" in value) ? null : refusalResponse(refusal);
-    const problem = notARequest(value);
-    const request = value as { id?: unknown; method: string };
-    if (problem) return invalid(isRecord(value) ? value.id : null, problem);
-    if (STREAMING_OPERATIONS.has(request.method)) {
-      if (inBatch) return invalid(request.id, `${request.method} answers with a stream, which a batch cannot carry`);
-      if (request.id === undefined || request.id === null)
-        return invalid(null, `${request.method} answers with a stream, so it needs an id`);
-    }
-    return methods.receive(value as never, context);
-  };
+  const { log } = options;
+  const handler = new JsonRpcHandler({
+    methods: options.methods,
+    maxAnswerBytes: options.maxAnswerBytes,
+    log,
+    streamsAlone: true,
+  });
 
   const stream = (c: Context, response: JSONRPCResponse, reply: StreamReply) => {
     const id = JSON.stringify(response.id);
@@ -110,29 +85,16 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
   return async (c) => {
     const params: ServiceParams = serviceParamsOf(c);
     echoExtensions(c, params);
-    // The body as the request gate judged it (src/http/gate-bodies.ts), the same rules as on stdio.
-    const verdict = gated(c);
-    if (!verdict.ok) return answer(c, undefined, refusalResponse(verdict.refusal), writer);
-    const { value, refused } = verdict;
     // The Host passed hostGuard: it names this server, as the client reached it (the extended card's URLs).
     const context: CallContext = { headers: params, base: `http://${c.req.header("host")?.toLowerCase()}` };
-    if (!Array.isArray(value)) {
-      const response = await one(value, context, false, refused);
-      markReplayed(c, context);
-      if (response === null) return c.body(null, 204);
-      if (response.result instanceof StreamReply) return stream(c, response, response.result);
-      return answer(c, value, response, writer);
-    }
-    if (value.length === 0 || value.length > MAX_BATCH) {
-      const detail =
-        value.length === 0
-          ? "expected a non-empty batch"
-          : `expected at most ${MAX_BATCH} requests in a batch, found ${value.length}`;
-      return answer(c, undefined, invalid(null, detail), writer);
-    }
-    // A few entries at a time, each answer counted as it is written (src/jsonrpc/bounded-answers.ts).
-    const { texts } = await answerBatch(value, (item) => one(item, context, true, refused), writer);
+    // The body as the request gate judged it (src/http/gate-bodies.ts), the same rules as on stdio. Every request
+    // of a batch runs in the one context, which an operation marks when it replays a kept answer.
+    const answer = await handler.answer(gated(c), () => context);
     markReplayed(c, context);
-    return texts.length === 0 ? c.body(null, 204) : batchBody(c, texts);
+    if (answer.kind === "none") return c.body(null, 204);
+    if (answer.kind === "batch") return batchBody(c, answer.texts);
+    const { request, response } = answer;
+    if (response.result instanceof StreamReply) return stream(c, response, response.result);
+    return jsonBody(c, handler.pieces(request, response).join(""), answerStatus(response));
   };
 }

@@ -1,24 +1,18 @@
-// One stdio client: a frame in, zero or more answers out (CONTRACT 5.1). Batches are bounded, and so is every answer:
-// a single answer is encoded only when the output takes it, a batch's entries a few at a time as they are answered,
-// within the answer bound (src/jsonrpc/bounded-answers.ts); a stream's first item is the request's result, and its
-// other items follow as `tasks/event` notifications (CONTRACT 7.3).
+// One stdio client: a frame in, zero or more answers out (CONTRACT 5.1). The JSON-RPC handler (src/jsonrpc/handler.ts)
+// answers the frame; this file frames its answers as lines: a single answer is encoded only when the output takes
+// it, a batch's on one line entry by entry; a stream's first item is the request's result, and its other items
+// follow as `tasks/event` notifications (CONTRACT 7.3).
 import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
-import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { Framing, WireJson } from "../a2a/wire/encode.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
-import { isRecord } from "../core/envelope/json-value.js";
-import { type GateRefusal, passGate, tooLarge } from "../gate/request-gate.js";
+import { passGate, tooLarge } from "../gate/request-gate.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
-import { type AnswerWriter, answerBatch, answerPieces } from "../jsonrpc/bounded-answers.js";
-import { errorResponse, notARequest, refusalResponse } from "../jsonrpc/rpc-messages.js";
-import { type JsonPieces, jsonPiecesWithin } from "../operations/answer-budget.js";
+import { JsonRpcHandler } from "../jsonrpc/handler.js";
 import type { CallContext } from "../operations/context.js";
 
 /** The `tasks/event` notification that carries a stream's item, one line each (CONTRACT 5.4, 7.3). */
 const NOTIFICATION: Framing = { head: `{"jsonrpc":"2.0","method":"tasks/event","params":`, tail: "}\n" };
-
-export const MAX_BATCH = 1000;
 
 export interface ConnectionSink {
   sendAll(lines: OutLine[]): void;
@@ -31,21 +25,20 @@ export class StdioConnection {
   private inFlight = 0;
   private idle: Array<() => void> = [];
   private readonly streams = new Set<StreamReply>();
-  private readonly writer: AnswerWriter;
+  private readonly handler: JsonRpcHandler;
 
   constructor(
-    private readonly server: JSONRPCServer<CallContext>,
+    methods: JSONRPCServer<CallContext>,
     private readonly sink: ConnectionSink,
     private readonly options: { maxLineBytes: number; maxAnswerBytes: number; log(line: string): void },
   ) {
-    this.writer = {
-      maxBytes: options.maxAnswerBytes,
-      encode: (response, maxBytes) => this.encode(response, maxBytes),
-      // A stream whose first answer is left out is not followed.
-      release: (response) => {
-        if (response.result instanceof StreamReply) response.result.close();
-      },
-    };
+    // A stream may be a batch's entry: its events follow on lines of their own.
+    this.handler = new JsonRpcHandler({
+      methods,
+      maxAnswerBytes: options.maxAnswerBytes,
+      log: options.log,
+      streamsAlone: false,
+    });
   }
 
   /** Handles one frame; resolves once its answers (not its streams' events) are handed on. */
@@ -79,51 +72,24 @@ export class StdioConnection {
       frame.kind === "oversized"
         ? ({ ok: false, refusal: tooLarge(frame.bytes, this.options.maxLineBytes, headOf(frame)) } as const)
         : passGate({ shape: "jsonrpc", bytes: frame.line, maxBytes: this.options.maxLineBytes });
-    if (!verdict.ok) {
-      this.write(undefined, refusalResponse(verdict.refusal));
+    // A notification's stream, if any, is closed at once (src/operations/table.ts).
+    const answer = await this.handler.answer(verdict, (request) => ({ notification: !("id" in request) }));
+    if (answer.kind === "none") return;
+    if (answer.kind === "one") {
+      const { request, response } = answer;
+      // Encoded when the output takes it (a stream whose first answer is past the bound is closed then).
+      this.sink.sendAll([() => [...this.handler.pieces(request, response), "\n"]]);
+      this.follow(response);
       return;
     }
-    const { value, refused } = verdict;
-    if (!Array.isArray(value)) {
-      const response = await this.one(value, refused);
-      if (response) this.write(value, response);
-      return;
-    }
-    if (value.length === 0 || value.length > MAX_BATCH) {
-      const detail =
-        value.length === 0
-          ? "expected a non-empty batch"
-          : `expected at most ${MAX_BATCH} requests in a batch, found ${value.length}`;
-      this.write(undefined, errorResponse(null, A2A_CODES.invalidRequest, "Invalid Request", { detail }));
-      return;
-    }
-    const { texts, written } = await answerBatch(value, (item) => this.one(item, refused), this.writer);
-    if (texts.length === 0) return;
     // One line, "[", the entries, "]": nothing else is written in between.
-    const lines: OutLine[] = texts.map((text, i) => {
+    const lines: OutLine[] = answer.texts.map((text, i) => {
       const opening = i === 0 ? "[" : ",";
       return typeof text === "string" ? `${opening}${text}` : () => [opening, ...text()];
     });
     lines.push("]\n");
     this.sink.sendAll(lines);
-    for (const response of written) this.follow(response);
-  }
-
-  private async one(value: unknown, refused: ReadonlyMap<unknown, GateRefusal>): Promise<JSONRPCResponse | null> {
-    const refusal = refused.get(value);
-    if (refusal) return isRecord(value) && !("id" in value) ? null : refusalResponse(refusal);
-    const problem = notARequest(value);
-    if (problem)
-      return errorResponse(isRecord(value) ? value.id : null, A2A_CODES.invalidRequest, "Invalid Request", {
-        detail: problem,
-      });
-    return this.server.receive(value as never, { notification: !("id" in (value as object)) });
-  }
-
-  /** One answer, encoded when the output takes it (a stream whose first answer is past the bound is closed then). */
-  private write(request: unknown, response: JSONRPCResponse): void {
-    this.sink.sendAll([() => [...answerPieces(request, response, this.writer), "\n"]]);
-    this.follow(response);
+    for (const response of answer.written) this.follow(response);
   }
 
   /** A stream's result is out: its events follow, at the pace the output takes them. */
@@ -157,18 +123,6 @@ export class StdioConnection {
         this.streams.delete(reply);
       }
     })();
-  }
-
-  /** The answer's JSON within `maxBytes` (undefined past it); a stream's answer is its first item. */
-  private encode(response: JSONRPCResponse, maxBytes: number): JsonPieces | undefined {
-    const result = response.result instanceof StreamReply ? { ...response, result: response.result.first } : response;
-    try {
-      return jsonPiecesWithin(result, maxBytes);
-    } catch (error) {
-      this.options.log(`internal error: cannot encode an answer: ${(error as Error).message}`);
-      const text = JSON.stringify(errorResponse(response.id, A2A_CODES.internal, "Internal error"));
-      return { pieces: [text], bytes: Buffer.byteLength(text) };
-    }
   }
 }
 
