@@ -4,7 +4,6 @@ import assert from "node:assert/strict";
 import type { Server } from "node:http";
 import { connect, type Socket } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { createApp } from "../../src/http/app.js";
 import { allowedHosts } from "../../src/http/hosts.js";
 import { createHttpServer, listen, type ServerLimits } from "../../src/http/server.js";
@@ -38,11 +37,33 @@ function closedWithin(socket: Socket, ms: number): Promise<{ text: string; after
   });
 }
 
+/** Resolves once `socket` has sent text that matches `pattern` (or rejects after `ms`): the text so far. */
+function sent(socket: Socket, pattern: RegExp, ms: number): Promise<string> {
+  let text = "";
+  socket.setEncoding("utf8");
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${pattern} after ${ms} ms; got ${JSON.stringify(text)}`)), ms);
+    socket.on("data", (chunk: string) => {
+      text += chunk;
+      if (!pattern.test(text)) return;
+      clearTimeout(timer);
+      resolve(text);
+    });
+  });
+}
+
 describe("the HTTP server: limits and idle streams (in-process)", () => {
   let runtime: ServeRoot;
   let server: Server;
   let port: number;
   const open = () => connect(port, "127.0.0.1");
+  /** The server's side of each connection it took and has not yet seen close. */
+  const taken = new Set<Socket>();
+  const changed: Array<() => void> = [];
+  /** Resolves once the server holds exactly `count` connections. */
+  async function holding(count: number): Promise<void> {
+    while (taken.size !== count) await new Promise<void>((resolve) => changed.push(resolve));
+  }
 
   before(async () => {
     const made = await createServeRoot({ workspace: FIXTURES, maxConcurrent: 2, version: "0.0.0" }, () => {});
@@ -62,6 +83,14 @@ describe("the HTTP server: limits and idle streams (in-process)", () => {
       keepAliveMs: 150,
     });
     server = createHttpServer(app, LIMITS);
+    server.on("connection", (socket: Socket) => {
+      taken.add(socket);
+      for (const told of changed.splice(0)) told();
+      socket.once("close", () => {
+        taken.delete(socket);
+        for (const told of changed.splice(0)) told();
+      });
+    });
     port = await listen(server, 0, "127.0.0.1");
     for (const host of allowedHosts("127.0.0.1", port)) hosts.add(host);
   });
@@ -111,8 +140,9 @@ describe("the HTTP server: limits and idle streams (in-process)", () => {
   });
 
   it("past maxConnections, further connections are refused", async () => {
+    await holding(0);
     const held = Array.from({ length: LIMITS.maxConnections }, open);
-    await sleep(100);
+    await holding(LIMITS.maxConnections);
     try {
       const extra = open();
       const { text } = await closedWithin(extra, 1000);
@@ -120,7 +150,7 @@ describe("the HTTP server: limits and idle streams (in-process)", () => {
     } finally {
       for (const socket of held) socket.destroy();
       // The server counts them gone once it has seen them close.
-      await sleep(200);
+      await holding(0);
     }
   });
 
@@ -149,19 +179,13 @@ describe("the HTTP server: limits and idle streams (in-process)", () => {
       hitlActivated: false,
     });
     const socket = open();
-    let text = "";
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk: string) => {
-      text += chunk;
-    });
+    // Chunked framing sits between events: `\r\n<size>\r\n` precedes each.
+    const text = sent(socket, /\n: keep-alive\n\n/, 2000);
     socket.write(
       `GET /a2a/rest/tasks/${task.id}:subscribe HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`,
     );
-    // Chunked framing sits between events: `\r\n<size>\r\n` precedes each.
-    const comment = /\n: keep-alive\n\n/;
-    for (let i = 0; i < 40 && !comment.test(text); i++) await sleep(50);
-    assert.match(text, /^HTTP\/1\.1 200/);
-    assert.match(text, /\r\n\r\n[\s\S]*data: \{"task"[\s\S]*\n: keep-alive\n\n/);
+    assert.match(await text, /^HTTP\/1\.1 200/);
+    assert.match(await text, /\r\n\r\n[\s\S]*data: \{"task"[\s\S]*\n: keep-alive\n\n/);
     runtime.dispatcher.cancel(task.id);
     await runtime.dispatcher.settled(task.id);
     socket.destroy();

@@ -25,9 +25,14 @@ class HeldSink extends Writable {
     this.arrived?.();
   }
 
+  /** Resolves once a chunk is held (at once if one is). */
+  async written(): Promise<void> {
+    while (this.held.length === 0) await new Promise<void>((resolve) => (this.arrived = resolve));
+  }
+
   /** The next chunk written (waiting for it if need be); taking it lets the writer go on. */
   async take(): Promise<Buffer> {
-    while (this.held.length === 0) await new Promise<void>((resolve) => (this.arrived = resolve));
+    await this.written();
     const { chunk, done } = this.held.shift() as { chunk: Buffer; done: () => void };
     done();
     return chunk;
@@ -84,19 +89,19 @@ describe("stdio binding: one task followed in both families", () => {
     bridge.send({ jsonrpc: "2.0", id: "s03", method: "message/stream", params: envelope });
     const first = await bridge.next();
     const taskId = first.result.id;
-    while (bridge.dispatcher.get(taskId).state !== "working") await new Promise((resolve) => setTimeout(resolve, 10));
+    await bridge.dispatcher.until(taskId, (task) => task.state === "working");
     bridge.send({ jsonrpc: "2.0", id: "s10", method: "SubscribeToTask", params: { id: taskId } });
     bridge.send({ jsonrpc: "2.0", id: "again", method: "tasks/resubscribe", params: { id: taskId } });
     const seen: Wire[] = [];
     for (let i = 0; i < 20 && seen.filter((line) => line.id !== undefined).length < 2; i++)
       seen.push(await bridge.next());
     bridge.send({ jsonrpc: "2.0", id: "cancel", method: "CancelTask", params: { id: taskId } });
-    for (;;) {
-      const line = await bridge.next();
-      seen.push(line);
-      if (line.id === "cancel") break;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Until the cancel is answered and both families' closing events are out; then whatever else was written.
+    const closed03 = (line: Wire) => line.params?.kind === "status-update" && line.params.final === true;
+    const closed10 = (line: Wire) => line.params?.statusUpdate?.status.state === "TASK_STATE_CANCELED";
+    while (![(line: Wire) => line.id === "cancel", closed03, closed10].every((is) => seen.some(is)))
+      seen.push(await bridge.next());
+    await bridge.binding.transport.drained();
     seen.push(...bridge.pending());
     const events = seen.filter((line) => line.method === "tasks/event").map((line) => line.params);
     // Status events only: the runner's "hanging" line is in the first task, or an artifact event when it comes later.
@@ -182,7 +187,8 @@ describe("stdio binding: 300 tasks/get of an 8 MiB task in one batch", () => {
     global.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
     bridge.input.write(`${JSON.stringify(Array.from({ length: 300 }, (_, i) => getTask(`get-${i}`, taskId)))}\n`);
-    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    // The first entry is written in one go, and the output is full from then on: nothing more is made until it is read.
+    await sink.written();
     entryBytes = unread();
     assert.ok(entryBytes > 8 * MiB, `the first entry is out (${entryBytes} bytes)`);
     assert.ok(entryBytes < 8 * MiB + 4096, `one entry, and no more, waits unread: ${entryBytes} bytes`);
