@@ -6,8 +6,8 @@ import type { KeptAnswer, KeptAnswerRows } from "../core/store.js";
 export const DEFAULT_TTL_SECONDS = 86_400;
 export const MAX_ENTRIES = 10_000;
 export const MAX_BYTES = 64 * 1024 * 1024;
-/** An answer larger than this is kept as its task's id (a replay reads the task as it is then). */
-export const MAX_ANSWER_BYTES = 1024 * 1024;
+/** The longest answer kept as its very text; a larger one is kept as its task's id (a replay reads the task then). */
+export const MAX_KEPT_TEXT_BYTES = 1024 * 1024;
 
 export interface AnswerCacheOptions {
   ttlMs: number;

@@ -15,10 +15,8 @@ import {
   withA2AExtensions,
 } from "@a2a-js/sdk/client";
 import { ADAPTER_URI, HITL_URI } from "../core/uris.js";
+import { TOKEN_ENV } from "../io/token-match.js";
 import { ClientFailure, describeNetworkError } from "./failures.js";
-
-/** The environment variable `serve --http` reads its token from (CONTRACT 8.1). */
-export const TOKEN_ENV = "ADAPTER_COMMAND_TOKEN";
 
 export type Binding = "jsonrpc" | "rest";
 

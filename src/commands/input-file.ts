@@ -7,7 +7,7 @@ import type { Problem } from "../core/envelope/problems.js";
 import { kindOf } from "../io/file-kind.js";
 import { errnoWords } from "./errno-words.js";
 
-export const MAX_FILE_BYTES = 4 * 1024 * 1024;
+const MAX_FILE_BYTES = 4 * 1024 * 1024;
 const CHUNK_BYTES = 64 * 1024;
 
 export type InputText =

@@ -49,7 +49,7 @@ export async function validateFiles(
 }
 
 /** `12 files: 11 valid, 1 invalid, 2 warnings` */
-export function summaryLine(counts: { valid: number; invalid: number; warnings: number }): string {
+function summaryLine(counts: { valid: number; invalid: number; warnings: number }): string {
   const files = counts.valid + counts.invalid;
   const parts = [`${counts.valid} valid`, `${counts.invalid} invalid`];
   if (counts.warnings > 0) parts.push(`${counts.warnings} warning${counts.warnings === 1 ? "" : "s"}`);

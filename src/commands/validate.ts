@@ -8,7 +8,7 @@ import { printable } from "../core/printable.js";
 import { ADAPTER_URI } from "../core/uris.js";
 import type { Paint } from "../ui/paint.js";
 import { workspaceQuestion } from "../ui/words.js";
-import { type InputText, readInputFile } from "./input-file.js";
+import type { InputText } from "./input-file.js";
 
 export interface FileVerdict {
   file: string;
@@ -18,10 +18,6 @@ export interface FileVerdict {
   errors: Problem[];
   warnings: Problem[];
   envelope?: Envelope;
-}
-
-export async function validateFile(file: string, workspace: string | undefined): Promise<FileVerdict> {
-  return validateInput(file, await readInputFile(file), workspace);
 }
 
 /**

@@ -66,7 +66,7 @@ export class CoreError extends Error {
   }
 }
 
-export function notFound(id: string): CoreError {
+export function taskNotFound(id: string): CoreError {
   return new CoreError("task_not_found", `task not found: ${id}`, { task_id: id });
 }
 

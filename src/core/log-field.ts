@@ -2,7 +2,7 @@
 // into stderr on every send (docs/security.md, "Bounded answers, a send run once, and small inputs").
 
 /** Characters of a caller's field a log line keeps. */
-export const LOG_FIELD_CHARS = 100;
+const LOG_FIELD_CHARS = 100;
 
 /** `text` cut to `max` characters, saying how long it was when it is longer. */
 export function cutText(text: string, max = LOG_FIELD_CHARS): string {

@@ -18,7 +18,7 @@ export function accessLog(write: (line: string) => void): MiddlewareHandler {
 }
 
 /** `/a2a/rest/tasks?status&pageSize`: the path as sent, and the query's names without their values. */
-export function requestTarget(url: string): string {
+function requestTarget(url: string): string {
   const parsed = new URL(url);
   const path = cutText(parsed.pathname, MAX_PATH);
   const names = [...new Set(parsed.searchParams.keys())].map((name) => name.slice(0, 40));

@@ -16,7 +16,7 @@ export function gated(c: Context): GateVerdict {
 }
 
 /** True when the request carries a body: a non-zero Content-Length, or a chunked one. */
-export function hasBody(c: Context): boolean {
+function hasBody(c: Context): boolean {
   const length = c.req.header("content-length");
   if (length !== undefined) return length.trim() !== "0";
   return c.req.header("transfer-encoding") !== undefined;

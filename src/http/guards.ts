@@ -40,7 +40,7 @@ export function parseOrigin(value: string): string | undefined {
  * The server's own origin: the scheme, host and port it was reached at, which the operator console's requests carry
  * (CONTRACT 8.1, section 10). The Host has passed hostGuard, so it names this server.
  */
-export function isOwnOrigin(origin: string, host: string | undefined): boolean {
+function isOwnOrigin(origin: string, host: string | undefined): boolean {
   return host !== undefined && origin.toLowerCase() === `http://${host.toLowerCase()}`;
 }
 

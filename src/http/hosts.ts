@@ -12,7 +12,7 @@ export function isLoopback(host: string): boolean {
   return isIP(bare) === 4 && bare.startsWith("127.");
 }
 
-export function isWildcard(host: string): boolean {
+function isWildcard(host: string): boolean {
   const bare = unbracket(host);
   return bare === "0.0.0.0" || bare === "::";
 }
@@ -20,7 +20,7 @@ export function isWildcard(host: string): boolean {
 const unbracket = (host: string) => (host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host);
 
 /** A host as it is written in a URL or a Host header: IPv6 addresses in brackets. */
-export function urlHost(host: string): string {
+function urlHost(host: string): string {
   const bare = unbracket(host);
   return isIP(bare) === 6 ? `[${bare}]` : bare.toLowerCase();
 }

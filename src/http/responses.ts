@@ -7,7 +7,7 @@ import { valueJson } from "../operations/json-text.js";
 const A2A_JSON = "application/a2a+json";
 
 /** `application/a2a+json` when the request's Accept asks for it, else `application/json`. */
-export function jsonType(c: Context): string {
+function jsonType(c: Context): string {
   const accept = c.req.header("accept");
   return accept?.toLowerCase().includes(A2A_JSON) ? A2A_JSON : "application/json";
 }

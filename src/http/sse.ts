@@ -23,7 +23,7 @@ export interface SseOptions {
   maxBehindBytes: number;
 }
 
-export const KEEP_ALIVE_MS = 15_000;
+const KEEP_ALIVE_MS = 15_000;
 
 /** How long a write may wait for the client before the client counts as stalled (and holds the task no longer). */
 export const STALLED_MS = 1000;

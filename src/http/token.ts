@@ -5,8 +5,8 @@ import { closeSync, constants, fchmodSync, mkdirSync, mkdtempSync, openSync, rmS
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { readSecretFile, SecretFileError } from "../io/secret-file.js";
+import { TOKEN_ENV } from "../io/token-match.js";
 
-export const TOKEN_ENV = "ADAPTER_COMMAND_TOKEN";
 /** The characters RFC 6750 allows in a bearer token (b64token). */
 const B64TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 const MAX_TOKEN_FILE_BYTES = 4096;

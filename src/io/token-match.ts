@@ -1,6 +1,10 @@
 // Whether a presented token is the server's (HTTP and gRPC, docs/security.md): compared as SHA-256 digests with
-// timingSafeEqual, so the time taken says nothing about how much of a guess was right.
+// timingSafeEqual, so the time taken says nothing about how much of a guess was right. Also the token's names that
+// the server and the client share.
 import * as crypto from "node:crypto";
+
+/** The environment variable `serve --http` and the client read the token from (CONTRACT 8.1). */
+export const TOKEN_ENV = "ADAPTER_COMMAND_TOKEN";
 
 // crypto.hash (Node 20.12+) is the one-shot form, a few µs less per request than a Hash object.
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "buffer") => Buffer }).hash;

@@ -29,7 +29,7 @@ const methodOf = (request: unknown): string | undefined =>
   isRecord(request) && typeof request.method === "string" ? request.method : undefined;
 
 /** -32000 `response_too_large` in the shapes of the request's family, with the request's id. */
-export function tooLargeResponse(request: unknown, words: string, id: unknown = idOf(request)): JSONRPCResponse {
+function tooLargeResponse(request: unknown, words: string, id: unknown = idOf(request)): JSONRPCResponse {
   const error = new CoreError("response_too_large", words, { reason: "response_too_large" });
   return familyError(id, familyOfMethod(methodOf(request)), error);
 }

@@ -5,8 +5,8 @@ import { createJSONRPCErrorResponse, JSONRPCErrorException, type JSONRPCRequest,
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import { closest } from "../core/edit-distance.js";
 import type { CallContext } from "../operations/context.js";
+import { rpcErrorOfFailure } from "../operations/rpc-failure.js";
 import type { Operations } from "../operations/table.js";
-import { rpcErrorOf } from "../operations/table.js";
 
 export function createMethods(operations: Operations): JSONRPCServer<CallContext> {
   // Errors are answered to the client; the library need not print them too.
@@ -17,7 +17,7 @@ export function createMethods(operations: Operations): JSONRPCServer<CallContext
       try {
         return await operations.call(name, params, context);
       } catch (error) {
-        const { code, message, data } = rpcErrorOf(family, error as Parameters<typeof rpcErrorOf>[1]);
+        const { code, message, data } = rpcErrorOfFailure(family, error as Parameters<typeof rpcErrorOfFailure>[1]);
         throw new JSONRPCErrorException(message, code, data);
       }
     });

@@ -9,7 +9,7 @@ import { JsonText } from "./json-text.js";
  * An answer (and a batch's answer, all its entries together) may be this many times --max-output-bytes: room for a
  * task's whole output however its text escapes (at most 6 bytes of JSON for one byte) and its history.
  */
-export const ANSWER_BYTES_PER_OUTPUT_BYTE = 8;
+const ANSWER_BYTES_PER_OUTPUT_BYTE = 8;
 
 /** The bound of an answer under --max-output-bytes `outputLimit`. */
 export const answerLimitOf = (outputLimit: number): number => ANSWER_BYTES_PER_OUTPUT_BYTE * outputLimit;

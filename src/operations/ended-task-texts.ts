@@ -14,7 +14,7 @@ export interface TextLimits {
   entryBytes: number;
 }
 
-export const DEFAULT_TEXT_LIMITS: TextLimits = { entries: 256, bytes: 16 * MiB, entryBytes: 256 * 1024 };
+const DEFAULT_TEXT_LIMITS: TextLimits = { entries: 256, bytes: 16 * MiB, entryBytes: 256 * 1024 };
 
 export class EndedTaskTexts {
   private readonly texts = new Map<string, JsonText>();

@@ -52,7 +52,7 @@ function page(taskId: string, params: Record<string, unknown>, total: number): {
   return { from, to: pageSize === undefined ? total : Math.min(total, from + pageSize) };
 }
 
-export const configPageToken = (taskId: string, offset: number): string =>
+const configPageToken = (taskId: string, offset: number): string =>
   Buffer.from(JSON.stringify([taskId, offset])).toString("base64url");
 
 /** The offset a token of `taskId`'s list holds, or undefined for any other string. */

@@ -3,7 +3,7 @@
 // REST by route, gRPC by RPC. The checks every request passes (version, required extensions, an empty messageId,
 // idempotency/v1) are made here, once. An operation answers a value, a JsonText or a StreamReply, or rejects with a
 // CoreError or an RpcFailure (src/operations/rpc-failure.ts); each binding frames those its own way.
-import { MAX_ANSWER_BYTES } from "../a2a/answer-cache.js";
+import { MAX_KEPT_TEXT_BYTES } from "../a2a/answer-cache.js";
 import {
   agentCard03,
   agentCard10,
@@ -36,10 +36,8 @@ import {
 import { type StopRule, type StreamItem, TaskStream } from "../a2a/task-stream.js";
 import * as v03 from "../a2a/v0_3/codec.js";
 import { listRequest03, sendRequestOf as send03 } from "../a2a/v0_3/decode.js";
-import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";
 import * as v10 from "../a2a/v1_0/codec.js";
 import { getRequest10, listRequest10, sendRequestOf as send10 } from "../a2a/v1_0/decode.js";
-import { rpcErrorOf as error10 } from "../a2a/v1_0/errors.js";
 import { encode03, encode10 } from "../a2a/wire/encode.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
@@ -51,7 +49,7 @@ import type { CallContext } from "./context.js";
 import { EndedTaskTexts } from "./ended-task-texts.js";
 import { JsonText, valueJson } from "./json-text.js";
 import { pushOperations03, pushOperations10 } from "./push-operations.js";
-import { RpcFailure } from "./rpc-failure.js";
+import { RpcFailure, rpcErrorOfFailure } from "./rpc-failure.js";
 
 export type { CallContext } from "./context.js";
 
@@ -154,11 +152,6 @@ export interface Operations {
   familyOf(name: string): Family | undefined;
   /** Runs one operation: its answer, or it rejects with a CoreError or an RpcFailure. */
   call(name: string, params: unknown, context: CallContext): Promise<unknown>;
-}
-
-/** The JSON-RPC error of a family that a rejection of `Operations.call` stands for. */
-export function rpcErrorOf(family: Family, error: CoreError | RpcFailure): RpcError {
-  return error instanceof RpcFailure ? error.error : (family === "0.3" ? error03 : error10)(error);
 }
 
 export function createOperations(deps: OperationDeps): Operations {
@@ -323,7 +316,7 @@ export function createOperations(deps: OperationDeps): Operations {
         const result = await run({ ...context, accepted: (taskId) => accepted({ kind, text: taskId }) });
         if (result instanceof StreamReply || !answersEndedTask(result)) return result;
         const text = valueJson(result);
-        return text.length > MAX_ANSWER_BYTES ? result : new JsonText(text);
+        return text.length > MAX_KEPT_TEXT_BYTES ? result : new JsonText(text);
       },
       keep: (result) => {
         if (result instanceof StreamReply) return { kind: "stream", text: result.taskId };
@@ -331,7 +324,7 @@ export function createOperations(deps: OperationDeps): Operations {
         return { kind: "task", text: taskIdOf(result) };
       },
       errorOf: (error) =>
-        error instanceof CoreError || error instanceof RpcFailure ? rpcErrorOf(family, error) : undefined,
+        error instanceof CoreError || error instanceof RpcFailure ? rpcErrorOfFailure(family, error) : undefined,
       replay: (answer) => {
         // Said even when the kept answer is an error (thrown below).
         context.replayed = true;

@@ -2,7 +2,7 @@
 // burst, or a paste, are applied in order at once, so Enter sends what was typed and not what was last drawn.
 // Edits go by grapheme (an emoji, a letter with its accents), so no half of a character is ever left behind.
 import stringWidth from "string-width";
-import { MAX_ANSWER_BYTES } from "../core/hitl/hitl.js";
+import { MAX_HITL_ANSWER_BYTES } from "../core/hitl/hitl.js";
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 
@@ -17,7 +17,7 @@ export class LineEditor {
   /** The last input ended with a carriage return: a line feed right after it ends no second line. */
   private afterReturn = false;
 
-  constructor(private readonly maxBytes = MAX_ANSWER_BYTES) {}
+  constructor(private readonly maxBytes = MAX_HITL_ANSWER_BYTES) {}
 
   get value(): string {
     return this.text;

@@ -56,7 +56,7 @@ export function emptyModel(task?: TaskView): ScreenModel {
 }
 
 /** A line as a terminal would leave it: escapes gone, and a carriage return starts the line over. */
-export function shownLine(raw: string): string {
+function shownLine(raw: string): string {
   const line = stripEscapes(raw).replace(/\r$/, "");
   return line.slice(line.lastIndexOf("\r") + 1);
 }

@@ -2,11 +2,8 @@
 // fetch because the bearer token goes in a header (CONTRACT section 10). Every request activates RUNTIME and
 // IDEMPOTENCY (and HITL on sends, so that text-line envelopes may prompt); the token is sent only as
 // `Authorization: Bearer`, never in a URL.
-import { HITL_URI } from "../core/uris.js";
+import { HITL_URI, IDEMPOTENCY_URI, RUNTIME_URI } from "../core/uris.js";
 import { SseParser } from "./sse.js";
-
-export const RUNTIME_URI = "https://agentic-sandbox.aiwg.io/extensions/runtime/v1";
-export const IDEMPOTENCY_URI = "https://agentic-sandbox.aiwg.io/extensions/idempotency/v1";
 
 /** An error answer in words, with what the page needs to say which one it was. */
 export class ApiError extends Error {

@@ -13,9 +13,9 @@ export interface OutputLine {
   sgr: string;
 }
 
-export const MAX_LINES = 200_000;
+const MAX_LINES = 200_000;
 /** A line longer than this is cut (the rest is counted, not drawn): one huge line must not stall the page. */
-export const MAX_LINE_CHARS = 10_000;
+const MAX_LINE_CHARS = 10_000;
 /** SGR sequences kept per stream: enough for any real colour state, bounded for hostile output. */
 const MAX_SGR = 8;
 

@@ -7,7 +7,7 @@ import { ansiSpans } from "./ansi-spans.js";
 import type { OutputLine, OutputLines } from "./output-lines.js";
 
 /** Must match `.out-line` in console.css. */
-export const LINE_HEIGHT = 18;
+const LINE_HEIGHT = 18;
 const OVERSCAN = 20;
 /** Spans of lines recently drawn, so that scrolling and new output do not parse the same lines again. */
 const CACHE = 2000;

@@ -11,7 +11,7 @@ import {
   type AnswerTarget,
   type AnswerVerdict,
   judgeAnswer,
-  MAX_ANSWER_BYTES,
+  MAX_HITL_ANSWER_BYTES,
   newPrompt,
   type OpenPrompt,
   promptEnvelope,
@@ -213,7 +213,7 @@ describe("judgeAnswer check 3: the payload → hitl_invalid", () => {
   const judge = (payload: unknown) => judgeAnswer(answerFor(prompt, payload), CONTEXT, targetFor(prompt), NOW);
 
   it("takes a text of exactly 4096 UTF-8 bytes", () => {
-    assert.equal(MAX_ANSWER_BYTES, 4096);
+    assert.equal(MAX_HITL_ANSWER_BYTES, 4096);
     const text = `${"€".repeat(1365)}a`;
     assert.equal(Buffer.byteLength(text), 4096);
     assert.deepEqual(judge({ text }), { ok: true, prompt, text });

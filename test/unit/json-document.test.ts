@@ -3,14 +3,25 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { analyzeText } from "../../src/core/envelope/input-text.js";
-import { findDuplicateKeys, JsonTree, repeatsKeys } from "../../src/core/envelope/json-document.js";
+import { type DuplicateKey, JsonTree, repeatsKeys } from "../../src/core/envelope/json-document.js";
 import { readablePath } from "../../src/core/envelope/json-pointer.js";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 
 const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
 const ENVELOPE = `{"adapter": "sandbox-agent-runner", "mode": "plan", "command": ["node", "${RUNNER}", "--request", ".aiwg/ops/runs/a.json"]}`;
 
-describe("findDuplicateKeys", () => {
+/** The repeated keys of JSON text as the input reader finds them (src/core/envelope/input-text.ts); none when not JSON. */
+function findDuplicateKeys(text: string): DuplicateKey[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  return repeatsKeys(text, value) ? (JsonTree.of(text, value)?.duplicateKeys() ?? []) : [];
+}
+
+describe("the repeated keys of a JsonTree", () => {
   it("finds a key repeated on any object, at its second occurrence, with where the first was", () => {
     const text = '{\n  "a": 1,\n  "b": {"c": [ {"d": 1, "d": 2} ]},\n  "a": 3\n}';
     assert.deepEqual(findDuplicateKeys(text), [

@@ -5,7 +5,8 @@ import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { validateFile } from "../../src/commands/validate.js";
+import { readInputFile } from "../../src/commands/input-file.js";
+import { validateInput } from "../../src/commands/validate.js";
 import { analyzeInput } from "../../src/core/envelope/envelope.js";
 import { nearMissPattern } from "../../src/core/envelope/envelope-key.js";
 import { envelopeJsonSchema, inputJsonSchema } from "../../src/core/envelope/json-schema.js";
@@ -247,7 +248,7 @@ describe("the input schema and validate agree on every corpus file", () => {
     const name = relative(ROOT, file);
     it(name, async () => {
       const text = readFileSync(file, "utf8");
-      const verdict = await validateFile(file, undefined);
+      const verdict = validateInput(file, await readInputFile(file), undefined);
       let value: unknown;
       try {
         value = JSON.parse(text);

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import {
   DEFAULT_SETTLE_MS,
   lastBytes,
-  lastNonEmptyLine,
+  lastShownLine,
   MAX_PROMPT_CHARS,
   PROMPT_LINE_ENDINGS,
   PROMPT_MARKERS,
@@ -271,7 +271,9 @@ describe("stripEscapes", () => {
   }
 });
 
-describe("lastNonEmptyLine", () => {
+const lastNonEmptyLine = (text: string) => lastShownLine(text)?.shown.trim();
+
+describe("lastShownLine", () => {
   it("takes the last line with something on it, trimmed", () => {
     assert.equal(lastNonEmptyLine("one\ntwo\n"), "two");
     assert.equal(lastNonEmptyLine("one\n  two  \n \n\t\n"), "two");

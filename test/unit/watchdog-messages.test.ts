@@ -1,7 +1,7 @@
 // The watchdog reads the tool's messages line by line, across chunks, with each line bounded.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { MAX_MESSAGE_BYTES, WatchdogMessages } from "../../src/core/containment/watchdog-messages.js";
+import { MAX_WATCHDOG_LINE_BYTES, WatchdogMessages } from "../../src/core/containment/watchdog-messages.js";
 
 describe("WatchdogMessages", () => {
   it("one message a line, split anywhere across chunks", () => {
@@ -15,7 +15,7 @@ describe("WatchdogMessages", () => {
 
   it("a line that is not JSON, or over the bound, is dropped whole; the next line is read", () => {
     const messages = new WatchdogMessages();
-    const long = `{"done":"${"x".repeat(MAX_MESSAGE_BYTES)}"}`;
+    const long = `{"done":"${"x".repeat(MAX_WATCHDOG_LINE_BYTES)}"}`;
     const got = [
       ...messages.push(Buffer.from(`not json\n${long.slice(0, 1000)}`)),
       ...messages.push(Buffer.from(`${long.slice(1000)}\n{"done":"c"}\n`)),

@@ -14,7 +14,7 @@ import type { WebhookHosts } from "./webhook-hosts.js";
 
 const UNFRAMED: Framing = { head: "", tail: "" };
 
-export const ATTEMPTS = 3;
+const ATTEMPTS = 3;
 export const DEFAULT_PUSH_TIMEOUT_MS = 10_000;
 
 export interface DeliveryOptions {

@@ -7,7 +7,7 @@ import type { LookupFunction } from "node:net";
 import { isIP } from "node:net";
 
 /** A receiver's answer body is not ours to keep: past this it is cut off. */
-const MAX_ANSWER_BYTES = 64 * 1024;
+const MAX_RECEIVER_REPLY_BYTES = 64 * 1024;
 
 export type WebhookAgent = HttpAgent | HttpsAgent;
 
@@ -82,7 +82,7 @@ function discard(response: IncomingMessage, timeoutMs: number): void {
   timer.unref();
   response.on("data", (chunk: Buffer) => {
     bytes += chunk.length;
-    if (bytes > MAX_ANSWER_BYTES) response.destroy();
+    if (bytes > MAX_RECEIVER_REPLY_BYTES) response.destroy();
   });
   response.once("close", () => clearTimeout(timer));
   response.once("error", () => {});

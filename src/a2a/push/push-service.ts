@@ -12,7 +12,7 @@ import { type ConfigRequest, configRequestOf, type Family } from "./config-wire.
 import { Deliverer, type DeliveryOptions } from "./deliverer.js";
 import { type CheckedUrl, WebhookHosts, WebhookRefused } from "./webhook-hosts.js";
 
-export const MAX_CONFIGS_PER_TASK = 16;
+const MAX_CONFIGS_PER_TASK = 16;
 const BACKOFF_MS = 200;
 const MAX_QUEUED = 1000;
 

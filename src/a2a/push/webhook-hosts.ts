@@ -5,7 +5,7 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 /** A name that does not resolve within this is left unresolved: delivery resolves it, once, and pins it then. */
 const RESOLVE_TIMEOUT_MS = 2000;
 
@@ -52,11 +52,11 @@ export function canonicalAddress(text: string): string | undefined {
 }
 
 /** 0.0.0.0/8 and ::: "this host" to some stacks, which then connect to loopback or anything listening. */
-export function isUnspecified(address: string): boolean {
+function isUnspecified(address: string): boolean {
   return address === "::" || /^0\./.test(address);
 }
 
-export function isLoopbackAddress(address: string): boolean {
+function isLoopbackAddress(address: string): boolean {
   return address === "::1" || /^127\./.test(address);
 }
 

@@ -69,7 +69,7 @@ export type WireEvent =
       lastChunk: boolean;
     };
 
-export function statusOf(task: TaskView): WireStatus {
+function taskStatusOf(task: TaskView): WireStatus {
   const status: WireStatus = { state: task.state, timestamp: task.updatedAt };
   if (task.state === "input-required" && task.prompt) {
     status.message = {
@@ -110,7 +110,7 @@ export function taskOf(task: TaskView, options: TaskOptions = {}): WireTask {
     kind: "task",
     id: task.id,
     contextId: task.contextId,
-    status: statusOf(task),
+    status: taskStatusOf(task),
     metadata: metadataOf(task),
   };
   if (task.output && options.includeArtifacts !== false) {
@@ -137,7 +137,7 @@ export function eventOf(event: DispatcherEvent): WireEvent | undefined {
       kind: "status-update",
       taskId: event.task.id,
       contextId: event.task.contextId,
-      status: statusOf(event.task),
+      status: taskStatusOf(event.task),
       final: isTerminal(event.task.state),
       ...eventMetadata(event.task),
     };

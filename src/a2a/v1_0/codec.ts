@@ -70,7 +70,7 @@ export type StreamResponse1 =
       artifactUpdate: { taskId: string; contextId: string; artifact: Artifact1; append: boolean; lastChunk: boolean };
     };
 
-export function statusOf(task: TaskView): Status1 {
+function taskStatusOf(task: TaskView): Status1 {
   const status: Status1 = { state: STATE_NAMES[task.state], timestamp: task.updatedAt };
   if (task.state === "input-required" && task.prompt) {
     status.message = {
@@ -104,7 +104,12 @@ function artifactOf(stream: StreamName, view: StreamView): Artifact1 {
 }
 
 export function taskOf(task: TaskView, options: TaskOptions = {}): Task1 {
-  const wire: Task1 = { id: task.id, contextId: task.contextId, status: statusOf(task), metadata: metadataOf(task) };
+  const wire: Task1 = {
+    id: task.id,
+    contextId: task.contextId,
+    status: taskStatusOf(task),
+    metadata: metadataOf(task),
+  };
   const output = task.output;
   if (output && options.includeArtifacts !== false) {
     wire.artifacts = (["stdout", "stderr"] as const)
@@ -153,7 +158,7 @@ export function streamResponseOf(event: DispatcherEvent): StreamResponse1 | unde
   if (event.type === "status") {
     const { task } = event;
     return {
-      statusUpdate: { taskId: task.id, contextId: task.contextId, status: statusOf(task), ...eventMetadata(task) },
+      statusUpdate: { taskId: task.id, contextId: task.contextId, status: taskStatusOf(task), ...eventMetadata(task) },
     };
   }
   if (event.data.length === 0) return undefined;

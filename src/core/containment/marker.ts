@@ -9,8 +9,8 @@ export interface Marks {
   instanceId: string;
 }
 
-export const TASK_MARK = "AIWG_A2A_TASK_ID";
-export const INSTANCE_MARK = "AIWG_A2A_INSTANCE_ID";
+const TASK_MARK = "AIWG_A2A_TASK_ID";
+const INSTANCE_MARK = "AIWG_A2A_INSTANCE_ID";
 
 /** More than any pid_max allows by default (4 194 304 is the kernel's ceiling, and that many would take seconds). */
 const MAX_PROCESSES = 100_000;

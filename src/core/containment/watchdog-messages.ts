@@ -3,7 +3,7 @@
 import type { WatchdogMessage } from "./watchdog.js";
 
 /** The longest message line the watchdog reads (a trace is a few hundred bytes); a longer line is skipped whole. */
-export const MAX_MESSAGE_BYTES = 64 * 1024;
+export const MAX_WATCHDOG_LINE_BYTES = 64 * 1024;
 
 /** Messages from the bytes of the watchdog's stdin. */
 export class WatchdogMessages {
@@ -18,7 +18,7 @@ export class WatchdogMessages {
       const newline = chunk.indexOf(0x0a, start);
       const piece = chunk.subarray(start, newline === -1 ? chunk.length : newline);
       this.size += piece.length;
-      if (this.size > MAX_MESSAGE_BYTES) this.skipping = true;
+      if (this.size > MAX_WATCHDOG_LINE_BYTES) this.skipping = true;
       if (!this.skipping) this.parts.push(piece);
       if (newline === -1) break;
       if (!this.skipping) {

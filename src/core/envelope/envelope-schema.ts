@@ -2,7 +2,7 @@
 import * as v from "valibot";
 import { ADAPTER_NAME, ADAPTER_URI, MODES, REQUEST_ROOTS, RUNNER_PATH } from "../uris.js";
 
-export const DEFAULT_TIMEOUT_SECONDS = 300;
+const DEFAULT_TIMEOUT_SECONDS = 300;
 export const MAX_TIMEOUT_SECONDS = 900;
 export const MAX_REQUEST_BYTES = 1024;
 
@@ -50,7 +50,7 @@ const about = <T>(title: string, description: string, examples: readonly unknown
 
 const EXAMPLE_REQUEST = ".aiwg/ops/runs/request.json";
 
-export const RequestPathSchema = v.pipe(
+const RequestPathSchema = v.pipe(
   v.string(),
   v.minLength(1),
   v.maxBytes(MAX_REQUEST_BYTES),

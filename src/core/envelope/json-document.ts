@@ -27,7 +27,7 @@ export interface DuplicateKey extends Position {
 }
 
 /** Line and column of offsets into one text, found by binary search over its line starts. */
-export class Positions {
+class Positions {
   private readonly starts: number[] = [0];
 
   constructor(private readonly text: string) {
@@ -183,19 +183,4 @@ export function duplicateKeyProblem(duplicate: DuplicateKey): Problem {
     line: duplicate.line,
     column: duplicate.column,
   };
-}
-
-/**
- * The repeated keys of JSON text that JSON.parse accepts (for a bridge that holds only the line; `parsed` is what
- * JSON.parse already made of it): none when `text` is not JSON, or nests too deep to walk.
- */
-export function findDuplicateKeys(text: string, parsed?: { value: unknown }): DuplicateKey[] {
-  let value: unknown;
-  try {
-    value = parsed ? parsed.value : JSON.parse(text);
-  } catch {
-    return [];
-  }
-  if (!repeatsKeys(text, value)) return [];
-  return JsonTree.of(text, value)?.duplicateKeys() ?? [];
 }

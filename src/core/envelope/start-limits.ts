@@ -9,7 +9,7 @@ import type { Problem } from "./problems.js";
 /** The joined text (AIWG_A2A_MESSAGE), in UTF-8 bytes. */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 /** Parts of any kind in one message. */
-export const MAX_PARTS = 1000;
+const MAX_PARTS = 1000;
 
 /** The text parts of `parts` joined by newlines, as `messageText` joins them for AIWG_A2A_MESSAGE. */
 function joinedText(parts: readonly unknown[]): string[] {

@@ -34,13 +34,13 @@ export function mapWorkingDir(workspace: string, workingDir: string | undefined)
   return isInside(root, mapped) ? mapped : undefined;
 }
 
-export function isInside(root: string, path: string): boolean {
+function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
 /** realpath of the longest existing prefix, with the rest appended: symlinks are resolved wherever they exist. */
-export function realpathNearest(path: string): string {
+function realpathNearest(path: string): string {
   const missing: string[] = [];
   let current = resolve(path);
   while (!existsSync(current)) {

@@ -1,16 +1,17 @@
 // hitl-prompt/v1 on adapter commands: prompt envelopes, and the shape and payload checks of an answer.
 import { randomUUID } from "node:crypto";
 import { isRecord } from "../envelope/json-value.js";
-import { CoreError, type HitlReason, notFound, type ValidationError } from "../errors.js";
+import { CoreError, type HitlReason, taskNotFound, type ValidationError } from "../errors.js";
 import { HITL_URI } from "../uris.js";
 
-export const MAX_ANSWER_BYTES = 4096;
+/** The longest answer to a hitl prompt, in UTF-8 bytes (CONTRACT section 4). */
+export const MAX_HITL_ANSWER_BYTES = 4096;
 
 export const RESPONSE_SCHEMA = {
   type: "object",
   additionalProperties: false,
   required: ["text"],
-  properties: { text: { type: "string", maxLength: MAX_ANSWER_BYTES } },
+  properties: { text: { type: "string", maxLength: MAX_HITL_ANSWER_BYTES } },
 } as const;
 
 export interface OpenPrompt {
@@ -46,7 +47,7 @@ export interface ResponseFor {
 }
 
 /** Check 1: `hitl_response_for` against response.schema.json. */
-export function checkResponseShape(
+function checkResponseShape(
   value: unknown,
 ): { ok: true; value: ResponseFor } | { ok: false; errors: ValidationError[] } {
   if (!isRecord(value)) {
@@ -88,7 +89,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Check 3: the payload against the prompt's response schema, with the byte limit and the rules on control characters and lone surrogates. */
-export function checkPayload(
+function checkPayload(
   payload: Record<string, unknown>,
 ): { ok: true; text: string } | { ok: false; errors: ValidationError[] } {
   const errors: ValidationError[] = [];
@@ -108,11 +109,11 @@ export function checkPayload(
     errors.push({ path: "/text", keyword: "type", message: `expected string, got ${kindOf(text)}` });
   } else {
     const bytes = Buffer.byteLength(text);
-    if (bytes > MAX_ANSWER_BYTES) {
+    if (bytes > MAX_HITL_ANSWER_BYTES) {
       errors.push({
         path: "/text",
         keyword: "maxLength",
-        message: `expected at most ${MAX_ANSWER_BYTES} UTF-8 bytes, got ${bytes}`,
+        message: `expected at most ${MAX_HITL_ANSWER_BYTES} UTF-8 bytes, got ${bytes}`,
       });
     }
     const control = CONTROL.exec(text);
@@ -187,7 +188,7 @@ export function judgeAnswer(
 /** The error a refused answer gets (CONTRACT section 4). */
 export function refusalOf(verdict: Extract<AnswerVerdict, { ok: false }>, taskId: string | undefined): CoreError {
   const promptId = verdict.promptId ? { prompt_id: verdict.promptId } : {};
-  if (verdict.code === "task_not_found") return notFound(taskId ?? "(none)");
+  if (verdict.code === "task_not_found") return taskNotFound(taskId ?? "(none)");
   if (verdict.code === "hitl_invalid") {
     return new CoreError("hitl_invalid", "hitl_response_invalid", {
       ...promptId,

@@ -51,12 +51,9 @@ export function stripEscapes(text: string): string {
   return stripSequences(text).replace(OTHER_CONTROLS, "");
 }
 
-/** The last line a terminal would show something on, trimmed, or undefined (src/core/hitl/screen-lines.ts). */
-export function lastNonEmptyLine(text: string): string | undefined {
-  return lastShownLine(screenLines(stripSequences(text)))?.shown.trim();
-}
-
-function lastShownLine(lines: ScreenLine[]): ScreenLine | undefined {
+/** The last line a terminal would show something on, or undefined (src/core/hitl/screen-lines.ts). */
+export function lastShownLine(text: string): ScreenLine | undefined {
+  const lines = screenLines(stripSequences(text));
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = lines[i] as ScreenLine;
     if (line.shown.trim() !== "") return line;
@@ -64,7 +61,7 @@ function lastShownLine(lines: ScreenLine[]): ScreenLine | undefined {
   return undefined;
 }
 
-export function hasMarker(line: string): boolean {
+function hasMarker(line: string): boolean {
   return PROMPT_MARKERS.some((marker) => line.includes(marker));
 }
 
@@ -73,8 +70,8 @@ export function hasMarker(line: string): boolean {
  * the text written last on it holds a marker (text overwritten, or written over since, is never a prompt) and the
  * line is still open or ends like a question. A finished log line that merely mentions a marker is no prompt.
  */
-export function promptIn(text: string): string | undefined {
-  const line = lastShownLine(screenLines(stripSequences(text)));
+function promptIn(text: string): string | undefined {
+  const line = lastShownLine(text);
   if (line === undefined || !hasMarker(line.latest)) return undefined;
   const shown = line.shown.trim();
   if (!line.open && !PROMPT_LINE_ENDINGS.some((ending) => shown.endsWith(ending))) return undefined;

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { type Containment, sharedContainment } from "../containment/containment.js";
 import type { GuardKind } from "../containment/guard.js";
 import type { Analysis, Message } from "../envelope/envelope.js";
-import { CoreError, notFound, rejected } from "../errors.js";
+import { CoreError, rejected, taskNotFound } from "../errors.js";
 import { historyMessageOf, MAX_ANSWERS_KEPT } from "../hitl/answer-message.js";
 import { judgeAnswer, refusalOf } from "../hitl/hitl.js";
 import type { TaskStore } from "../store.js";
@@ -139,7 +139,7 @@ export class Dispatcher {
 
   get(id: string, withOutput = true): TaskView {
     const record = this.store.get(id, withOutput);
-    if (!record) throw notFound(id);
+    if (!record) throw taskNotFound(id);
     return viewOf(record, withOutput);
   }
 
@@ -177,7 +177,7 @@ export class Dispatcher {
 
   cancel(id: string): TaskView {
     const record = this.store.get(id, false);
-    if (!record) throw notFound(id);
+    if (!record) throw taskNotFound(id);
     const run = this.runs.get(id);
     if (!run || isTerminal(record.state)) {
       throw new CoreError("task_not_cancelable", `task ${id} has already ended (${record.state})`, {

@@ -3,7 +3,6 @@
 
 import { isAbsolute, relative } from "node:path";
 import { Cgroup, isTaskCgroupPath } from "../containment/cgroup.js";
-import { signalGroup } from "../containment/group.js";
 import type { GuardRecord } from "../containment/guard.js";
 import { type Host, hasProc, REAL_HOST, readStat } from "../containment/host.js";
 import { carriesMarks, type Marks } from "../containment/marker.js";
@@ -13,12 +12,6 @@ import type { TaskRecord } from "./task-record.js";
 /** The process's start time in clock ticks since boot, or undefined where it can't be read. */
 export function processStartTime(pid: number): string | undefined {
   return readStat(pid, REAL_HOST.procRoot)?.start;
-}
-
-/** Kills a process group left by an earlier run, but only if its leader is still the very same process. */
-export function killLeftoverGroup(pid: number, startTime: string | undefined): boolean {
-  if (startTime === undefined) return false;
-  return signalGroup(REAL_HOST, pid, "SIGKILL", startTime);
 }
 
 /** What a task record keeps that finds its processes again. */

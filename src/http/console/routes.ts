@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 import { refusal } from "../responses.js";
 import { type Asset, CONSOLE_FILES, consoleAssets } from "./assets.js";
 
-export const CONSOLE_CSP = [
+const CONSOLE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
@@ -18,7 +18,7 @@ export const CONSOLE_CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-export const CONSOLE_HEADERS: Record<string, string> = {
+const CONSOLE_HEADERS: Record<string, string> = {
   "Content-Security-Policy": CONSOLE_CSP,
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "no-referrer",
