@@ -9,14 +9,6 @@ import { invalidParams } from "./decode.js";
 import type { Family } from "./service-params.js";
 import { SERVICE_PARAMETERS } from "./service-params.js";
 
-/** The sends idempotency/v1 covers, with their 1.0 names. */
-export const SEND_METHOD_NAMES: Readonly<Record<string, string>> = {
-  "message/send": "SendMessage",
-  "message/stream": "SendStreamingMessage",
-  SendMessage: "SendMessage",
-  SendStreamingMessage: "SendStreamingMessage",
-};
-
 /** The fields each object of a send request may have, per family (A2A 0.3 MessageSendParams, 1.0 SendMessageRequest). */
 const FIELDS: Record<Family, Record<"params" | "message" | "part" | "configuration", readonly string[]>> = {
   "0.3": {
@@ -89,9 +81,9 @@ export function idempotencyKey(params: unknown): string | undefined {
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
-/** The request hash of a send (`method` any name of SEND_METHOD_NAMES). */
+/** The request hash of a send of `family`, whose 1.0 name is `method` (SendMessage or SendStreamingMessage). */
 export function requestHash(method: string, family: Family, params: unknown): string {
-  const text = canonicalize({ method: SEND_METHOD_NAMES[method] ?? method, params: decodedSendParams(family, params) });
+  const text = canonicalize({ method, params: decodedSendParams(family, params) });
   return createHash("sha256")
     .update(text ?? "")
     .digest("hex");

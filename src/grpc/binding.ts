@@ -17,7 +17,7 @@ import { tooLargeError } from "../operations/answer-budget.js";
 import type { CallContext } from "../operations/context.js";
 import { valueJson } from "../operations/json-text.js";
 import { RpcFailure } from "../operations/rpc-failure.js";
-import type { Operations } from "../operations/table.js";
+import { type Operations, operationNamed } from "../operations/table.js";
 import { answerBytes, RPCS, type Rpc, requestParams, SERVICE_NAME } from "./messages.js";
 import { refusalStatus, statusOf } from "./status.js";
 import { sendStream } from "./stream.js";
@@ -108,7 +108,7 @@ export function serviceImplementation(options: GrpcBindingOptions): UntypedServi
     if (!verdict.ok) return { refused: gateStatus(verdict.refusal) };
     const context: CallContext = { headers: serviceParamsOf(metadata), base: options.base() };
     try {
-      return { result: await operations.call(rpc.name, verdict.value, context), context };
+      return { result: await operationNamed(operations, rpc.name).call(verdict.value, context), context };
     } catch (error) {
       return { refused: failed(rpc, error) };
     }

@@ -8,7 +8,7 @@ import { CoreError } from "../core/errors.js";
 import { jsonWithin, tooLargeError } from "../operations/answer-budget.js";
 import type { CallContext } from "../operations/context.js";
 import { RpcFailure } from "../operations/rpc-failure.js";
-import type { Operations } from "../operations/table.js";
+import { type Operations, operationNamed } from "../operations/table.js";
 import { gated } from "./gate-bodies.js";
 import { jsonText, notFound, statusAnswer } from "./responses.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
@@ -54,7 +54,7 @@ export function restRoutes(options: RestOptions): Hono {
     const context: CallContext = { headers: service, base: `http://${c.req.header("host")?.toLowerCase()}` };
     let result: unknown;
     try {
-      result = await operations.call(method, params, context);
+      result = await operationNamed(operations, method).call(params, context);
     } catch (failure) {
       const error = failure instanceof RpcFailure ? restErrorOfRpc(failure.error) : restErrorOf(failure as CoreError);
       return statusAnswer(error, {

@@ -7,7 +7,8 @@ import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
 import { AnswerBudget, type JsonPieces, jsonPiecesWithin, tooLargeWords } from "../operations/answer-budget.js";
 import { MAX_HELD_TEXT } from "../operations/json-text.js";
-import { familyError, familyOfMethod } from "./rpc-messages.js";
+import { familyOfMethod } from "../operations/table.js";
+import { familyError } from "./rpc-messages.js";
 
 /**
  * Entries of a batch that run at once: sends that wait on their tasks still overlap, and no more than this many

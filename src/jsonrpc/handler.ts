@@ -10,7 +10,7 @@ import { isRecord } from "../core/envelope/json-value.js";
 import type { GateRefusal, GateVerdict } from "../gate/request-gate.js";
 import { type JsonPieces, jsonPiecesWithin } from "../operations/answer-budget.js";
 import type { CallContext } from "../operations/context.js";
-import { STREAMING_OPERATIONS } from "../operations/table.js";
+import { factsOf } from "../operations/table.js";
 import { type AnswerText, type AnswerWriter, answerBatch, answerPieces } from "./bounded-answers.js";
 import { errorResponse, notARequest, refusalResponse } from "./rpc-messages.js";
 
@@ -96,7 +96,7 @@ export class JsonRpcHandler {
     const problem = notARequest(value);
     if (problem) return invalid(isRecord(value) ? value.id : null, problem);
     const request = value as { id?: unknown; method: string };
-    if (this.options.streamsAlone && STREAMING_OPERATIONS.has(request.method)) {
+    if (this.options.streamsAlone && factsOf(request.method)?.streaming) {
       if (inBatch) return invalid(request.id, `${request.method} answers with a stream, which a batch cannot carry`);
       if (request.id === undefined || request.id === null)
         return invalid(null, `${request.method} answers with a stream, so it needs an id`);

@@ -11,18 +11,18 @@ import type { Operations } from "../operations/table.js";
 export function createMethods(operations: Operations): JSONRPCServer<CallContext> {
   // Errors are answered to the client; the library need not print them too.
   const server = new JSONRPCServer<CallContext>({ errorListener: () => {} });
-  for (const name of operations.names) {
-    const family = operations.familyOf(name) ?? "1.0";
-    server.addMethod(name, async (params, context) => {
+  for (const operation of operations.all) {
+    server.addMethod(operation.name, async (params, context) => {
       try {
-        return await operations.call(name, params, context);
+        return await operation.call(params, context);
       } catch (error) {
-        const { code, message, data } = rpcErrorOfFailure(family, error as Parameters<typeof rpcErrorOfFailure>[1]);
+        const failure = error as Parameters<typeof rpcErrorOfFailure>[1];
+        const { code, message, data } = rpcErrorOfFailure(operation.family, failure);
         throw new JSONRPCErrorException(message, code, data);
       }
     });
   }
-  server.handleMethodNotFound = unknownMethod(operations.names);
+  server.handleMethodNotFound = unknownMethod(operations.all.map((operation) => operation.name));
   return server;
 }
 

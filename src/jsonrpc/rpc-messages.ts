@@ -8,6 +8,7 @@ import { isRecord } from "../core/envelope/json-value.js";
 import type { Problem } from "../core/envelope/problems.js";
 import { CoreError } from "../core/errors.js";
 import type { GateRefusal } from "../gate/request-gate.js";
+import { familyOfMethod } from "../operations/table.js";
 
 const isId = (id: unknown) => id === undefined || id === null || typeof id === "string" || typeof id === "number";
 
@@ -51,9 +52,6 @@ export function refusalResponse(refusal: GateRefusal): JSONRPCResponse {
       return familyError(id, familyOfMethod(refusal.method), new CoreError("content_type_not_supported", words));
   }
 }
-
-/** A method's family: 0.3 names have a slash; anything else gets 1.0 shapes. */
-export const familyOfMethod = (method: string | undefined): Family => (method?.includes("/") ? "0.3" : "1.0");
 
 /** An error in the shapes of a family. */
 export function familyError(id: unknown, family: Family, error: CoreError): JSONRPCResponse {

@@ -7,8 +7,7 @@ import { config03, config10, requireParams, taskIdOf } from "../a2a/push/config-
 import type { PushService } from "../a2a/push/push-service.js";
 import type { A2aService } from "../a2a/service.js";
 import { CoreError } from "../core/errors.js";
-
-type Operation = (params: unknown) => unknown;
+import type { OperationEntry } from "./operation.js";
 
 function pushOf(service: A2aService): PushService {
   if (!service.push) throw new CoreError("push_not_supported", "push notifications are not supported");
@@ -67,61 +66,89 @@ function offsetOf(token: string, taskId: string): number | undefined {
   }
 }
 
-export function pushOperations10(service: A2aService): Record<string, Operation> {
-  return {
-    CreateTaskPushNotificationConfig: async (params) => {
-      const object = requireParams(params, "1.0");
-      return config10(await pushOf(service).create(taskIdOf(object, "taskId"), object, "1.0", ""));
+/** The four push config operations, each in both families. */
+export const PUSH_OPERATIONS: readonly OperationEntry[] = [
+  {
+    "0.3": {
+      name: "tasks/pushNotificationConfig/set",
+      run: async ({ service }, params) => {
+        const object = requireParams(params, "0.3");
+        const taskId = taskIdOf(object, "taskId");
+        const inner = object.pushNotificationConfig;
+        return config03(await pushOf(service).create(taskId, inner, "0.3", "/pushNotificationConfig"));
+      },
     },
-    GetTaskPushNotificationConfig: (params) => {
-      const object = requireParams(params, "1.0");
-      return config10(pushOf(service).get(taskIdOf(object, "taskId"), configIdOf(object, "id")));
+    "1.0": {
+      name: "CreateTaskPushNotificationConfig",
+      run: async ({ service }, params) => {
+        const object = requireParams(params, "1.0");
+        return config10(await pushOf(service).create(taskIdOf(object, "taskId"), object, "1.0", ""));
+      },
     },
-    ListTaskPushNotificationConfigs: (params) => {
-      const object = requireParams(params, "1.0");
-      const taskId = taskIdOf(object, "taskId");
-      const configs = pushOf(service).list(taskId);
-      const { from, to } = page(taskId, object, configs.length);
-      const nextPageToken = to < configs.length ? configPageToken(taskId, to) : "";
-      return { configs: configs.slice(from, to).map(config10), nextPageToken };
+  },
+  {
+    "0.3": {
+      name: "tasks/pushNotificationConfig/get",
+      run: ({ service }, params) => {
+        const object = requireParams(params, "0.3");
+        const taskId = taskIdOf(object, "id");
+        const push = pushOf(service);
+        // Without a config id, 0.3 names the task's one config: the first.
+        if (object.pushNotificationConfigId === undefined) {
+          const first = push.list(taskId)[0];
+          if (!first)
+            throw new CoreError("task_not_found", `task ${taskId} has no push notification config`, {
+              task_id: taskId,
+            });
+          return config03(first);
+        }
+        return config03(push.get(taskId, configIdOf(object, "pushNotificationConfigId")));
+      },
     },
-    DeleteTaskPushNotificationConfig: (params) => {
-      const object = requireParams(params, "1.0");
-      pushOf(service).delete(taskIdOf(object, "taskId"), configIdOf(object, "id"));
-      return {};
+    "1.0": {
+      name: "GetTaskPushNotificationConfig",
+      run: ({ service }, params) => {
+        const object = requireParams(params, "1.0");
+        return config10(pushOf(service).get(taskIdOf(object, "taskId"), configIdOf(object, "id")));
+      },
     },
-  };
-}
-
-export function pushOperations03(service: A2aService): Record<string, Operation> {
-  return {
-    "tasks/pushNotificationConfig/set": async (params) => {
-      const object = requireParams(params, "0.3");
-      const taskId = taskIdOf(object, "taskId");
-      const inner = object.pushNotificationConfig;
-      return config03(await pushOf(service).create(taskId, inner, "0.3", "/pushNotificationConfig"));
+  },
+  {
+    "0.3": {
+      name: "tasks/pushNotificationConfig/list",
+      run: ({ service }, params) => {
+        const object = requireParams(params, "0.3");
+        return pushOf(service).list(taskIdOf(object, "id")).map(config03);
+      },
     },
-    "tasks/pushNotificationConfig/get": (params) => {
-      const object = requireParams(params, "0.3");
-      const taskId = taskIdOf(object, "id");
-      const push = pushOf(service);
-      // Without a config id, 0.3 names the task's one config: the first.
-      if (object.pushNotificationConfigId === undefined) {
-        const first = push.list(taskId)[0];
-        if (!first)
-          throw new CoreError("task_not_found", `task ${taskId} has no push notification config`, { task_id: taskId });
-        return config03(first);
-      }
-      return config03(push.get(taskId, configIdOf(object, "pushNotificationConfigId")));
+    "1.0": {
+      name: "ListTaskPushNotificationConfigs",
+      run: ({ service }, params) => {
+        const object = requireParams(params, "1.0");
+        const taskId = taskIdOf(object, "taskId");
+        const configs = pushOf(service).list(taskId);
+        const { from, to } = page(taskId, object, configs.length);
+        const nextPageToken = to < configs.length ? configPageToken(taskId, to) : "";
+        return { configs: configs.slice(from, to).map(config10), nextPageToken };
+      },
     },
-    "tasks/pushNotificationConfig/list": (params) => {
-      const object = requireParams(params, "0.3");
-      return pushOf(service).list(taskIdOf(object, "id")).map(config03);
+  },
+  {
+    "0.3": {
+      name: "tasks/pushNotificationConfig/delete",
+      run: ({ service }, params) => {
+        const object = requireParams(params, "0.3");
+        pushOf(service).delete(taskIdOf(object, "id"), configIdOf(object, "pushNotificationConfigId"));
+        return null;
+      },
     },
-    "tasks/pushNotificationConfig/delete": (params) => {
-      const object = requireParams(params, "0.3");
-      pushOf(service).delete(taskIdOf(object, "id"), configIdOf(object, "pushNotificationConfigId"));
-      return null;
+    "1.0": {
+      name: "DeleteTaskPushNotificationConfig",
+      run: ({ service }, params) => {
+        const object = requireParams(params, "1.0");
+        pushOf(service).delete(taskIdOf(object, "taskId"), configIdOf(object, "id"));
+        return {};
+      },
     },
-  };
-}
+  },
+];

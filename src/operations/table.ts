@@ -1,9 +1,10 @@
 // Both A2A operation families on one transport-free table, in front of the one service: 0.3 names with 0.3 shapes
 // and 1.0 names with 1.0 shapes (CONTRACT 5.3, 7.1). Every binding calls it: JSON-RPC (stdio, HTTP) by method name,
-// REST by route, gRPC by RPC. The checks every request passes (version, required extensions, an empty messageId,
-// idempotency/v1) are made here, once. An operation answers a value, a JsonText or a StreamReply, or rejects with a
-// CoreError or an RpcFailure (src/operations/rpc-failure.ts); each binding frames those its own way.
-import { MAX_KEPT_TEXT_BYTES } from "../a2a/answer-cache.js";
+// REST by route, gRPC by RPC. Each operation is one entry (src/operations/operation.ts): its names, whether it
+// streams, whether it is a send that idempotency/v1 keeps, what it runs and how it is replayed in each family. The
+// checks every request passes (version, required extensions, an empty messageId, idempotency/v1) are made here,
+// once. An operation answers a value, a JsonText or a StreamReply, or rejects with a CoreError or an RpcFailure
+// (src/operations/rpc-failure.ts); each binding frames those its own way.
 import {
   agentCard03,
   agentCard10,
@@ -15,16 +16,9 @@ import {
 } from "../a2a/card.js";
 import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { getRequestOf } from "../a2a/decode.js";
-import type { Idempotency, IdempotentCall } from "../a2a/idempotency.js";
-import {
-  idempotencyKey,
-  isUuid,
-  refuseEmptyMessageId,
-  requestHash,
-  SEND_METHOD_NAMES,
-} from "../a2a/idempotency-hash.js";
+import type { Idempotency } from "../a2a/idempotency.js";
+import { idempotencyKey, refuseEmptyMessageId } from "../a2a/idempotency-hash.js";
 import type { ListRequest, SendRequest, TaskOptions } from "../a2a/requests.js";
-import type { RpcError } from "../a2a/rpc-codes.js";
 import type { A2aService } from "../a2a/service.js";
 import {
   activatedExtensions,
@@ -40,16 +34,16 @@ import * as v10 from "../a2a/v1_0/codec.js";
 import { getRequest10, listRequest10, sendRequestOf as send10 } from "../a2a/v1_0/decode.js";
 import { encode03, encode10 } from "../a2a/wire/encode.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
-import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
 import { logField } from "../core/log-field.js";
 import type { TaskView } from "../core/task/task-record.js";
 import { IDEMPOTENCY_URI, RUNTIME_URI } from "../core/uris.js";
 import type { CallContext } from "./context.js";
 import { EndedTaskTexts } from "./ended-task-texts.js";
-import { JsonText, valueJson } from "./json-text.js";
-import { pushOperations03, pushOperations10 } from "./push-operations.js";
-import { RpcFailure, rpcErrorOfFailure } from "./rpc-failure.js";
+import { idempotentSend } from "./idempotent-send.js";
+import type { Face, OperationEntry, OperationFacts, OperationKit } from "./operation.js";
+import { PUSH_OPERATIONS } from "./push-operations.js";
+import { RpcFailure } from "./rpc-failure.js";
 
 export type { CallContext } from "./context.js";
 
@@ -67,16 +61,6 @@ export interface OperationDeps {
   signer?: CardSigner;
 }
 
-/** The operations that answer with a stream. */
-export const STREAMING_OPERATIONS = new Set([
-  "message/stream",
-  "tasks/resubscribe",
-  "SendStreamingMessage",
-  "SubscribeToTask",
-]);
-
-type Operation = (params: unknown, context: CallContext) => unknown;
-
 /** An item's number in its task (CONTRACT 9.4): a Task counts the events it includes. */
 const eventNumberOf = (item: StreamItem): number => (item.type === "output" ? (item.event ?? 0) : item.task.lastEvent);
 
@@ -93,44 +77,6 @@ function withHeaders(request: SendRequest, context: CallContext): SendRequest {
   return { ...request, extensions: [...new Set([...request.extensions, ...fromHeader])], ...accepted };
 }
 
-/** The task a send answered with: `{ task }` in 1.0, the Task itself in 0.3. */
-function taskOfResult(result: unknown): Record<string, unknown> | undefined {
-  const task = isRecord(result) && isRecord(result.task) ? result.task : result;
-  return isRecord(task) ? task : undefined;
-}
-
-function taskIdOf(result: unknown): string {
-  const id = taskOfResult(result)?.id;
-  return typeof id === "string" ? id : "";
-}
-
-/** States a task never leaves, in both families' spellings. */
-const ENDED_STATES: ReadonlySet<unknown> = new Set(
-  ["completed", "failed", "canceled", "rejected"].flatMap((state) => [state, `TASK_STATE_${state.toUpperCase()}`]),
-);
-
-/** Whether a send's answer shows its task ended: only then is the answer itself kept, as it can no longer change. */
-function answersEndedTask(result: unknown): boolean {
-  const status = taskOfResult(result)?.status;
-  return isRecord(status) && ENDED_STATES.has(status.state);
-}
-
-/**
- * With --require-extensions (CONTRACT 9.5): every method needs RUNTIME activated, the sends IDEMPOTENCY too; the
- * card needs nothing.
- */
-function requireExtensions(method: string, activated: readonly string[]): void {
-  if (method === "agent/getCard") return;
-  const needed = SEND_METHOD_NAMES[method] ? [RUNTIME_URI, IDEMPOTENCY_URI] : [RUNTIME_URI];
-  const missing = needed.filter((uri) => !activated.includes(uri));
-  if (missing.length === 0) return;
-  throw new CoreError(
-    "extension_support_required",
-    `this runtime requires the extensions ${missing.join(", ")}; activate them with A2A-Extensions`,
-    { missing_extensions: missing.join(",") },
-  );
-}
-
 const historyOf = (historyLength: number | undefined) => (historyLength === undefined ? {} : { historyLength });
 
 /** A page of ListTasks / tasks/list in the family's task shape (CONTRACT 7.4). */
@@ -145,195 +91,256 @@ function listAnswer<T>(service: A2aService, request: ListRequest, taskOf: (task:
   };
 }
 
+/** A task in the family's shape; an ended one's text is kept and given again (src/operations/ended-task-texts.ts). */
+function taskAnswer<T>(
+  { service, texts }: OperationKit,
+  family: Family,
+  { id, historyLength }: { id: string; historyLength?: number | undefined },
+  taskOf: (task: TaskView, options: TaskOptions) => T,
+) {
+  return texts.answer(service.head(id), `${family} ${historyLength}`, () =>
+    taskOf(service.get({ id }), historyOf(historyLength)),
+  );
+}
+
+const ended: StopRule = "ended";
+const endedOrInput: StopRule = "ended-or-input";
+/** A stream of a kept send's task, from its current state (CONTRACT 9.1). */
+const keptStream = (kit: OperationKit, id: string, stop: StopRule) =>
+  new TaskStream(kit.service.dispatcher, id, stop, { closingStatus: true });
+
+/** Every operation, once: both families' faces of each. */
+const OPERATIONS: readonly OperationEntry[] = [
+  {
+    send: true,
+    "0.3": {
+      name: "message/send",
+      run: async ({ service }, params, context) => {
+        const request = withHeaders(send03(params), context);
+        return v03.taskOf(await service.send(request), historyOf(request.historyLength));
+      },
+      replay: {
+        task: ({ service }, id, params) => v03.taskOf(service.get({ id }), historyOf(send03(params).historyLength)),
+        stream: (kit, id) => kit.stream03(keptStream(kit, id, ended)),
+      },
+    },
+    "1.0": {
+      name: "SendMessage",
+      run: async ({ service }, params, context) => {
+        const request = withHeaders(send10(params), context);
+        return { task: v10.taskOf(await service.send(request), historyOf(request.historyLength)) };
+      },
+      replay: {
+        task: ({ service }, id, params) => ({
+          task: v10.taskOf(service.get({ id }), historyOf(send10(params).historyLength)),
+        }),
+        stream: (kit, id) => kit.stream10(keptStream(kit, id, endedOrInput)),
+      },
+    },
+  },
+  {
+    streaming: true,
+    send: true,
+    "0.3": {
+      name: "message/stream",
+      run: (kit, params, context) => kit.stream03(kit.service.stream(withHeaders(send03(params), context), ended)),
+      replay: { task: () => undefined, stream: (kit, id) => kit.stream03(keptStream(kit, id, ended)) },
+    },
+    "1.0": {
+      name: "SendStreamingMessage",
+      run: (kit, params, context) =>
+        kit.stream10(kit.service.stream(withHeaders(send10(params), context), endedOrInput)),
+      replay: { task: () => undefined, stream: (kit, id) => kit.stream10(keptStream(kit, id, endedOrInput)) },
+    },
+  },
+  {
+    "0.3": { name: "tasks/get", run: (kit, params) => taskAnswer(kit, "0.3", getRequestOf(params), v03.taskOf) },
+    "1.0": { name: "GetTask", run: (kit, params) => taskAnswer(kit, "1.0", getRequest10(params), v10.taskOf) },
+  },
+  {
+    "0.3": { name: "tasks/list", run: ({ service }, params) => listAnswer(service, listRequest03(params), v03.taskOf) },
+    "1.0": { name: "ListTasks", run: ({ service }, params) => listAnswer(service, listRequest10(params), v10.taskOf) },
+  },
+  {
+    "0.3": {
+      name: "tasks/cancel",
+      run: async ({ service }, params) => v03.taskOf(await service.cancel(getRequestOf(params).id)),
+    },
+    "1.0": {
+      name: "CancelTask",
+      run: async ({ service }, params) => v10.taskOf(await service.cancel(getRequest10(params).id)),
+    },
+  },
+  {
+    streaming: true,
+    "0.3": {
+      name: "tasks/resubscribe",
+      run: (kit, params) => kit.stream03(kit.service.subscribe(getRequestOf(params).id, ended, false)),
+    },
+    // Follows the task through its prompts and answers, to its end (A2A 1.0 §3.1.6, CONTRACT 7.3).
+    "1.0": {
+      name: "SubscribeToTask",
+      run: (kit, params) => kit.stream10(kit.service.subscribe(getRequest10(params).id, ended, true), true),
+    },
+  },
+  {
+    // The 1.0 public card is served at /.well-known/agent-card.json, not as an operation.
+    "0.3": {
+      name: "agent/getCard",
+      run: (kit) => agentCard03(kit.version, kit.service.dispatcher.instanceId, undefined, kit.runtimeCard),
+    },
+  },
+  {
+    "0.3": {
+      name: "agent/getAuthenticatedExtendedCard",
+      run: (kit, _params, context) =>
+        kit.extended(
+          agentCard03(
+            kit.version,
+            kit.service.dispatcher.instanceId,
+            context.base && `${context.base}/a2a/jsonrpc`,
+            kit.runtimeCard,
+          ),
+        ),
+    },
+    "1.0": {
+      name: "GetExtendedAgentCard",
+      run: (kit, _params, context) => {
+        const instanceId = kit.service.dispatcher.instanceId;
+        const card =
+          context.base === undefined
+            ? stdioCard10(kit.version, instanceId, kit.runtimeCard)
+            : agentCard10(kit.version, instanceId, context.base, kit.runtimeCard);
+        return signedCard(kit.signer, kit.extended(card), context.base);
+      },
+    },
+  },
+  ...PUSH_OPERATIONS,
+];
+
+/** Each name's operation and family. */
+const BY_NAME = new Map<string, { facts: OperationFacts; face: Face }>();
+for (const entry of OPERATIONS) {
+  const hashName = entry["1.0"]?.name ?? entry["0.3"]?.name ?? "";
+  for (const family of ["0.3", "1.0"] as const) {
+    const face = entry[family];
+    if (!face) continue;
+    const facts = { name: face.name, family, streaming: entry.streaming === true, send: entry.send === true, hashName };
+    BY_NAME.set(face.name, { facts, face });
+  }
+}
+
+/** What is known of the operation of a name without running it, or undefined when there is no such operation. */
+export const factsOf = (name: string): OperationFacts | undefined => BY_NAME.get(name)?.facts;
+
+/**
+ * The family whose shapes answer a request for `method`: its operation's, else (a method that is no operation, or
+ * none) 0.3 for a name with a slash and 1.0 for anything else.
+ */
+export const familyOfMethod = (method: string | undefined): Family =>
+  (method === undefined ? undefined : factsOf(method)?.family) ?? (method?.includes("/") ? "0.3" : "1.0");
+
+/** One operation of the table, ready to run. */
+export interface Operation extends OperationFacts {
+  /** Runs it: its answer, or it rejects with a CoreError or an RpcFailure. */
+  call(params: unknown, context: CallContext): Promise<unknown>;
+}
+
 export interface Operations {
-  /** Every operation's name, of both families. */
-  readonly names: readonly string[];
-  /** The family an operation belongs to, or undefined when there is no such operation. */
-  familyOf(name: string): Family | undefined;
-  /** Runs one operation: its answer, or it rejects with a CoreError or an RpcFailure. */
-  call(name: string, params: unknown, context: CallContext): Promise<unknown>;
+  /** Every operation of both families. */
+  readonly all: readonly Operation[];
+  /** The operation of a name, or undefined when there is none. */
+  get(name: string): Operation | undefined;
+}
+
+/**
+ * With --require-extensions (CONTRACT 9.5): every operation needs RUNTIME activated, the sends IDEMPOTENCY too; the
+ * card needs nothing.
+ */
+function requireExtensions(facts: OperationFacts, activated: readonly string[]): void {
+  if (facts.name === "agent/getCard") return;
+  const needed = facts.send ? [RUNTIME_URI, IDEMPOTENCY_URI] : [RUNTIME_URI];
+  const missing = needed.filter((uri) => !activated.includes(uri));
+  if (missing.length === 0) return;
+  throw new CoreError(
+    "extension_support_required",
+    `this runtime requires the extensions ${missing.join(", ")}; activate them with A2A-Extensions`,
+    { missing_extensions: missing.join(",") },
+  );
 }
 
 export function createOperations(deps: OperationDeps): Operations {
   const { service } = deps;
   const dispatcher = service.dispatcher;
-  const texts = new EndedTaskTexts();
-
-  const stream03 = async (stream: Promise<TaskStream> | TaskStream) => {
-    const opened = await stream;
-    const task = await firstTask(opened);
-    return new StreamReply(task.id, v03.taskOf(task), opened, encode03, "0.3");
-  };
-  const stream10 = async (stream: Promise<TaskStream> | TaskStream, subscription = false) => {
-    const opened = await stream;
-    const task = await firstTask(opened);
-    const numbers = { first: task.lastEvent, of: eventNumberOf };
-    return new StreamReply(task.id, { task: v10.taskOf(task) }, opened, encode10, "1.0", numbers, subscription);
-  };
-  // The extended card: the public card plus the operator's setup, for an authenticated caller (CONTRACT 8.2).
-  const extended = <C extends Parameters<typeof extendedCard>[0]>(card: C): C => {
-    if (!deps.operator) throw new CoreError("extended_card_not_configured", "no extended agent card is configured");
-    return extendedCard(card, { ...deps.operator, containment: dispatcher.containmentKind });
-  };
-  const ended: StopRule = "ended";
-  const endedOrInput: StopRule = "ended-or-input";
-  const runtimeCard = deps.runtime ?? DEFAULT_RUNTIME_CARD;
-
-  const v03Operations: Record<string, Operation> = {
-    "message/send": async (params, context) => {
-      const request = withHeaders(send03(params), context);
-      const history = historyOf(request.historyLength);
-      return v03.taskOf(await service.send(request), history);
+  const kit: OperationKit = {
+    service,
+    texts: new EndedTaskTexts(),
+    version: deps.version,
+    runtimeCard: deps.runtime ?? DEFAULT_RUNTIME_CARD,
+    signer: deps.signer,
+    stream03: async (stream) => {
+      const opened = await stream;
+      const task = await firstTask(opened);
+      return new StreamReply(task.id, v03.taskOf(task), opened, encode03, "0.3");
     },
-    "message/stream": (params, context) => stream03(service.stream(withHeaders(send03(params), context), ended)),
-    "tasks/get": (params) => {
-      const { id, historyLength } = getRequestOf(params);
-      return texts.answer(service.head(id), `0.3 ${historyLength}`, () =>
-        v03.taskOf(service.get({ id }), historyOf(historyLength)),
-      );
+    stream10: async (stream, subscription = false) => {
+      const opened = await stream;
+      const task = await firstTask(opened);
+      const numbers = { first: task.lastEvent, of: eventNumberOf };
+      return new StreamReply(task.id, { task: v10.taskOf(task) }, opened, encode10, "1.0", numbers, subscription);
     },
-    "tasks/list": (params) => listAnswer(service, listRequest03(params), v03.taskOf),
-    "tasks/cancel": async (params) => v03.taskOf(await service.cancel(getRequestOf(params).id)),
-    "tasks/resubscribe": (params) => stream03(service.subscribe(getRequestOf(params).id, ended, false)),
-    "agent/getCard": () => agentCard03(deps.version, dispatcher.instanceId, undefined, runtimeCard),
-    "agent/getAuthenticatedExtendedCard": (_params, context) =>
-      extended(
-        agentCard03(deps.version, dispatcher.instanceId, context.base && `${context.base}/a2a/jsonrpc`, runtimeCard),
-      ),
-    ...pushOperations03(service),
-  };
-
-  const v10Operations: Record<string, Operation> = {
-    SendMessage: async (params, context) => {
-      const request = withHeaders(send10(params), context);
-      const history = historyOf(request.historyLength);
-      return { task: v10.taskOf(await service.send(request), history) };
-    },
-    SendStreamingMessage: (params, context) =>
-      stream10(service.stream(withHeaders(send10(params), context), endedOrInput)),
-    GetTask: (params) => {
-      const { id, historyLength } = getRequest10(params);
-      return texts.answer(service.head(id), `1.0 ${historyLength}`, () =>
-        v10.taskOf(service.get({ id }), historyOf(historyLength)),
-      );
-    },
-    ListTasks: (params) => listAnswer(service, listRequest10(params), v10.taskOf),
-    CancelTask: async (params) => v10.taskOf(await service.cancel(getRequest10(params).id)),
-    // Follows the task through its prompts and answers, to its end (A2A 1.0 §3.1.6, CONTRACT 7.3).
-    SubscribeToTask: (params) => stream10(service.subscribe(getRequest10(params).id, ended, true), true),
-    GetExtendedAgentCard: (_params, context) =>
-      signedCard(
-        deps.signer,
-        extended(
-          context.base === undefined
-            ? stdioCard10(deps.version, dispatcher.instanceId, runtimeCard)
-            : agentCard10(deps.version, dispatcher.instanceId, context.base, runtimeCard),
-        ),
-        context.base,
-      ),
-    ...pushOperations10(service),
-  };
-
-  /** How a kept answer of a task (an answer over 1 MiB) or of a stream is given again, per send method (9.1). */
-  const replays: Record<string, { task(id: string, params: unknown): unknown; stream(id: string): unknown }> = {
-    "message/send": {
-      task: (id, params) => v03.taskOf(service.get({ id }), historyOf(send03(params).historyLength)),
-      stream: (id) => stream03(new TaskStream(dispatcher, id, ended, { closingStatus: true })),
-    },
-    "message/stream": {
-      task: () => undefined,
-      stream: (id) => stream03(new TaskStream(dispatcher, id, ended, { closingStatus: true })),
-    },
-    SendMessage: {
-      task: (id, params) => ({ task: v10.taskOf(service.get({ id }), historyOf(send10(params).historyLength)) }),
-      stream: (id) => stream10(new TaskStream(dispatcher, id, endedOrInput, { closingStatus: true })),
-    },
-    SendStreamingMessage: {
-      task: () => undefined,
-      stream: (id) => stream10(new TaskStream(dispatcher, id, endedOrInput, { closingStatus: true })),
+    extended: (card) => {
+      if (!deps.operator) throw new CoreError("extended_card_not_configured", "no extended agent card is configured");
+      return extendedCard(card as Parameters<typeof extendedCard>[0], {
+        ...deps.operator,
+        containment: dispatcher.containmentKind,
+      }) as typeof card;
     },
   };
-
-  const families = new Map<string, { family: Family; operation: Operation }>();
-  for (const [name, operation] of Object.entries(v03Operations)) families.set(name, { family: "0.3", operation });
-  for (const [name, operation] of Object.entries(v10Operations)) families.set(name, { family: "1.0", operation });
 
   /** A rejection as the operation's failure: a CoreError or an RpcFailure; anything else is logged, and internal. */
-  const failureOf = (name: string, family: Family, error: unknown): CoreError | RpcFailure => {
+  const failureOf = (facts: OperationFacts, error: unknown): CoreError | RpcFailure => {
     if (error instanceof CoreError || error instanceof RpcFailure) return error;
-    deps.log(`internal error in ${name}: ${(error as Error)?.stack ?? error}`);
-    return RpcFailure.internal(family);
+    deps.log(`internal error in ${facts.name}: ${(error as Error)?.stack ?? error}`);
+    return RpcFailure.internal(facts.family);
   };
 
-  const call = async (name: string, params: unknown, context: CallContext): Promise<unknown> => {
-    const entry = families.get(name);
-    if (!entry) throw new CoreError("invalid_params", `no such operation: ${logField(name)}`);
-    const { family, operation } = entry;
-    try {
-      checkVersion(context.headers?.version ?? paramsServiceParameters(params).version, family);
-      const activated = [...recognisedExtensions(context.headers?.extensions), ...activatedExtensions(params)];
-      if (deps.runtime?.requireExtensions) requireExtensions(name, activated);
-      const run = async (callContext = context) => {
-        try {
-          return await operation(params, callContext);
-        } catch (error) {
-          throw failureOf(name, family, error);
-        }
-      };
-      if (SEND_METHOD_NAMES[name]) refuseEmptyMessageId(params);
-      const key = SEND_METHOD_NAMES[name] ? idempotencyKey(params) : undefined;
-      let result: unknown;
-      if (deps.idempotency && key !== undefined && activated.includes(IDEMPOTENCY_URI)) {
-        result = (await deps.idempotency.call(idempotentSend(name, family, key, params, run, context))).value;
-      } else result = await run();
-      if (result instanceof StreamReply && context.notification) result.close();
-      return result;
-    } catch (error) {
-      throw failureOf(name, family, error);
-    }
-  };
+  const operationOf = ({ facts, face }: { facts: OperationFacts; face: Face }): Operation => ({
+    ...facts,
+    call: async (params, context) => {
+      try {
+        checkVersion(context.headers?.version ?? paramsServiceParameters(params).version, facts.family);
+        const activated = [...recognisedExtensions(context.headers?.extensions), ...activatedExtensions(params)];
+        if (deps.runtime?.requireExtensions) requireExtensions(facts, activated);
+        const run = async (callContext = context) => {
+          try {
+            return await face.run(kit, params, callContext);
+          } catch (error) {
+            throw failureOf(facts, error);
+          }
+        };
+        if (facts.send) refuseEmptyMessageId(params);
+        const key = facts.send ? idempotencyKey(params) : undefined;
+        let result: unknown;
+        if (deps.idempotency && face.replay && key !== undefined && activated.includes(IDEMPOTENCY_URI)) {
+          const send = idempotentSend({ facts, replay: face.replay, kit, key, params, run, context, log: deps.log });
+          result = (await deps.idempotency.call(send)).value;
+        } else result = await run();
+        if (result instanceof StreamReply && context.notification) result.close();
+        return result;
+      } catch (error) {
+        throw failureOf(facts, error);
+      }
+    },
+  });
 
-  /** One send under idempotency/v1: how its answer is kept, and given again (CONTRACT 9.1). */
-  const idempotentSend = (
-    name: string,
-    family: Family,
-    key: string,
-    params: unknown,
-    run: (callContext?: CallContext) => Promise<unknown>,
-    context: CallContext,
-  ): IdempotentCall<unknown> => {
-    if (!isUuid(key))
-      deps.log(`idempotency: messageId ${logField(key)} is not a UUID; it is used as the key all the same`);
-    const replay = replays[name] as (typeof replays)[string];
-    return {
-      key,
-      hash: requestHash(name, family, params),
-      // Accepted, the send is kept as its task (or stream), so a retry after a crash never runs it again. An answer
-      // that shows its task ended goes out as the very text kept, so a replay is the same bytes; any other answer
-      // (returnImmediately's, input-required's) is kept as its task, read as it is when replayed.
-      run: async (accepted) => {
-        const kind = STREAMING_OPERATIONS.has(name) ? "stream" : "task";
-        const result = await run({ ...context, accepted: (taskId) => accepted({ kind, text: taskId }) });
-        if (result instanceof StreamReply || !answersEndedTask(result)) return result;
-        const text = valueJson(result);
-        return text.length > MAX_KEPT_TEXT_BYTES ? result : new JsonText(text);
-      },
-      keep: (result) => {
-        if (result instanceof StreamReply) return { kind: "stream", text: result.taskId };
-        if (result instanceof JsonText) return { kind: "result", text: result.text };
-        return { kind: "task", text: taskIdOf(result) };
-      },
-      errorOf: (error) =>
-        error instanceof CoreError || error instanceof RpcFailure ? rpcErrorOfFailure(family, error) : undefined,
-      replay: (answer) => {
-        // Said even when the kept answer is an error (thrown below).
-        context.replayed = true;
-        if (answer.kind === "result") return new JsonText(answer.text);
-        if (answer.kind === "task") return replay.task(answer.text, params);
-        if (answer.kind === "stream") return replay.stream(answer.text);
-        throw new RpcFailure(JSON.parse(answer.text) as RpcError);
-      },
-    };
-  };
-  return { names: [...families.keys()], familyOf: (name) => families.get(name)?.family, call };
+  const byName = new Map([...BY_NAME].map(([name, described]) => [name, operationOf(described)]));
+  return { all: [...byName.values()], get: (name) => byName.get(name) };
+}
+
+/** The operation of a name that a binding knows to exist (a REST route's, a gRPC RPC's). */
+export function operationNamed(operations: Operations, name: string): Operation {
+  const operation = operations.get(name);
+  if (!operation) throw new CoreError("invalid_params", `no such operation: ${logField(name)}`);
+  return operation;
 }

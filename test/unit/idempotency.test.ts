@@ -26,7 +26,7 @@ describe("the request hash", () => {
     const base = requestHash("SendMessage", "1.0", { message });
     assert.notEqual(requestHash("SendMessage", "1.0", { message: { ...message, parts: [{ text: "ho" }] } }), base);
     assert.notEqual(requestHash("SendStreamingMessage", "1.0", { message }), base);
-    assert.notEqual(requestHash("message/send", "0.3", { message: { ...message, role: "user" } }), base);
+    assert.notEqual(requestHash("SendMessage", "0.3", { message: { ...message, role: "user" } }), base);
   });
 
   it("keys on messageId (either spelling)", () => {

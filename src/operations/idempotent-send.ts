@@ -1,0 +1,83 @@
+// One send under idempotency/v1 (CONTRACT 9.1): how its answer is kept, and given again. The table
+// (src/operations/table.ts) hands it the send's operation; src/a2a/idempotency.ts runs it once per key.
+import { MAX_KEPT_TEXT_BYTES } from "../a2a/answer-cache.js";
+import type { IdempotentCall } from "../a2a/idempotency.js";
+import { isUuid, requestHash } from "../a2a/idempotency-hash.js";
+import type { RpcError } from "../a2a/rpc-codes.js";
+import { StreamReply } from "../a2a/wire/stream-reply.js";
+import { isRecord } from "../core/envelope/json-value.js";
+import { CoreError } from "../core/errors.js";
+import { logField } from "../core/log-field.js";
+import type { CallContext } from "./context.js";
+import { JsonText, valueJson } from "./json-text.js";
+import type { OperationFacts, OperationKit, Replay } from "./operation.js";
+import { RpcFailure, rpcErrorOfFailure } from "./rpc-failure.js";
+
+/** The task a send answered with: `{ task }` in 1.0, the Task itself in 0.3. */
+function taskOfResult(result: unknown): Record<string, unknown> | undefined {
+  const task = isRecord(result) && isRecord(result.task) ? result.task : result;
+  return isRecord(task) ? task : undefined;
+}
+
+function taskIdOf(result: unknown): string {
+  const id = taskOfResult(result)?.id;
+  return typeof id === "string" ? id : "";
+}
+
+/** States a task never leaves, in both families' spellings. */
+const ENDED_STATES: ReadonlySet<unknown> = new Set(
+  ["completed", "failed", "canceled", "rejected"].flatMap((state) => [state, `TASK_STATE_${state.toUpperCase()}`]),
+);
+
+/** Whether a send's answer shows its task ended: only then is the answer itself kept, as it can no longer change. */
+function answersEndedTask(result: unknown): boolean {
+  const status = taskOfResult(result)?.status;
+  return isRecord(status) && ENDED_STATES.has(status.state);
+}
+
+export interface IdempotentSendInput {
+  facts: OperationFacts;
+  replay: Replay;
+  kit: OperationKit;
+  key: string;
+  params: unknown;
+  /** Runs the send (in `callContext`, which tells who is told of its acceptance). */
+  run(callContext?: CallContext): Promise<unknown>;
+  context: CallContext;
+  log(line: string): void;
+}
+
+export function idempotentSend(input: IdempotentSendInput): IdempotentCall<unknown> {
+  const { facts, replay, kit, key, params, run, context } = input;
+  if (!isUuid(key))
+    input.log(`idempotency: messageId ${logField(key)} is not a UUID; it is used as the key all the same`);
+  return {
+    key,
+    hash: requestHash(facts.hashName, facts.family, params),
+    // Accepted, the send is kept as its task (or stream), so a retry after a crash never runs it again. An answer
+    // that shows its task ended goes out as the very text kept, so a replay is the same bytes; any other answer
+    // (returnImmediately's, input-required's) is kept as its task, read as it is when replayed.
+    run: async (accepted) => {
+      const kind = facts.streaming ? "stream" : "task";
+      const result = await run({ ...context, accepted: (taskId) => accepted({ kind, text: taskId }) });
+      if (result instanceof StreamReply || !answersEndedTask(result)) return result;
+      const text = valueJson(result);
+      return text.length > MAX_KEPT_TEXT_BYTES ? result : new JsonText(text);
+    },
+    keep: (result) => {
+      if (result instanceof StreamReply) return { kind: "stream", text: result.taskId };
+      if (result instanceof JsonText) return { kind: "result", text: result.text };
+      return { kind: "task", text: taskIdOf(result) };
+    },
+    errorOf: (error) =>
+      error instanceof CoreError || error instanceof RpcFailure ? rpcErrorOfFailure(facts.family, error) : undefined,
+    replay: (answer) => {
+      // Said even when the kept answer is an error (thrown below).
+      context.replayed = true;
+      if (answer.kind === "result") return new JsonText(answer.text);
+      if (answer.kind === "task") return replay.task(kit, answer.text, params);
+      if (answer.kind === "stream") return replay.stream(kit, answer.text);
+      throw new RpcFailure(JSON.parse(answer.text) as RpcError);
+    },
+  };
+}
