@@ -4,12 +4,10 @@
 import type { Server } from "node:http";
 import { resolve } from "node:path";
 import type { HttpBindings } from "@hono/node-server";
-import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
 import { EXIT } from "../exit-codes.js";
 import { type GrpcServer, listenGrpc } from "../grpc/server.js";
 import type { Io } from "../io/io.js";
-import { answerLimitOf } from "../operations/answer-budget.js";
-import { createServeRoot, type ServeRootOptions } from "../serve/serve-root.js";
+import { createServeRoot, maxAnswerBytesOf, type ServeRootOptions } from "../serve/serve-root.js";
 import { createApp } from "./app.js";
 import { UntrustedConnections } from "./connections.js";
 import { parseOrigin } from "./guards.js";
@@ -68,7 +66,7 @@ export async function serveHttp(options: HttpServeOptions, io: Io): Promise<numb
         host: options.host,
         port: options.grpcPort,
         maxBodyBytes: options.maxBodyBytes,
-        maxAnswerBytes: answerLimitOf(options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT),
+        maxAnswerBytes: maxAnswerBytesOf(options),
       });
     } catch (error) {
       log(listenProblem(error as NodeJS.ErrnoException, { ...options, port: options.grpcPort }));

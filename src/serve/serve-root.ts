@@ -74,6 +74,10 @@ export interface ServeRoot {
   close(): void;
 }
 
+/** The bound of an answer and of a batch's answer under these options (docs/reference.md, "Answer size"). */
+export const maxAnswerBytesOf = (options: Pick<ServeRootOptions, "maxOutputBytes">): number =>
+  answerLimitOf(options.maxOutputBytes ?? DEFAULT_OUTPUT_LIMIT);
+
 /** The serve root, or the reason it can't start (a --state-dir that can't be used, or that another process holds). */
 export async function createServeRoot(
   options: ServeRootOptions,
@@ -168,6 +172,6 @@ export async function createServeRoot(
     push.close();
     store.close?.();
   };
-  const maxAnswerBytes = answerLimitOf(outputLimit);
+  const maxAnswerBytes = maxAnswerBytesOf(options);
   return { dispatcher, service, operations, methods, runtimeCard, operator, push, signer, maxAnswerBytes, close };
 }
