@@ -102,7 +102,8 @@ describe("serve --http --grpc-port: connections that send nothing", () => {
       socket.write(i % 2 === 0 ? "P" : PREFACE);
       sockets.push(socket);
     }
-    const fresh = new grpc.Client(target, grpc.credentials.createInsecure());
+    // A connection of its own (grpc-js would otherwise share the first client's): a token holder who connects now.
+    const fresh = new grpc.Client(target, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 });
     assert.equal(await getTask(fresh), grpc.status.NOT_FOUND, "a new client with the token is served");
     assert.equal(await getTask(client), grpc.status.NOT_FOUND, "the first client is served");
     // Every one of them goes: the oldest as newer ones come, the last 128 when their time to make a call is up.
