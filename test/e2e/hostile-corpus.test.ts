@@ -125,7 +125,7 @@ const CORPUS: Case[] = [
     params: params(messageText("x")),
     contentType: "text/plain",
     rpc: -32005,
-    restStatus: 400,
+    restStatus: 415,
     words: /^expected Content-Type application\/json or application\/a2a\+json, found text\/plain$/,
     sameWords: true,
     httpOnly: true,

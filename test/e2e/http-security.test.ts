@@ -215,7 +215,7 @@ describe("serve --http: bodies", () => {
     assert.equal(smallChunked.body.task.artifacts[0].parts[0].text, `${"y".repeat(1500)}\n`);
   });
 
-  it("REST: a body that is not JSON by its Content-Type is 400 with CONTENT_TYPE_NOT_SUPPORTED (A2A 1.0.1 §5.4)", async () => {
+  it("REST: a body that is not JSON by its Content-Type is 415 with CONTENT_TYPE_NOT_SUPPORTED (CONTRACT 8.1: refused before it is read)", async () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/jsonx", undefined]) {
       const headers: Record<string, string> = type ? { "Content-Type": type } : {};
       const text = JSON.stringify(send10("hi"));
@@ -224,7 +224,7 @@ describe("serve --http: bodies", () => {
         body: Buffer.from(text),
         headers: type ? headers : { "Content-Type": "" },
       });
-      assertStatus(answer, 400, "INVALID_ARGUMENT");
+      assertStatus(answer, 415, "INVALID_ARGUMENT");
       assert.equal(answer.body.error.details[0].reason, "CONTENT_TYPE_NOT_SUPPORTED", type);
     }
     for (const type of [

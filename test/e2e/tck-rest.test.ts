@@ -28,14 +28,14 @@ describe("A2A TCK compatibility checks: HTTP+JSON (serve --http, /a2a/rest) and 
     assert.ok(empty.status >= 400, "CORE-ERR-002: an empty SendMessage body is refused");
   });
 
-  it("HTTP_JSON-STATUS-001: 404 not found, 400 for a text/plain body (A2A 1.0.1 §5.4), 400 for version 99.0, 2xx on success", async () => {
+  it("HTTP_JSON-STATUS-001: 404 not found, 415 for a text/plain body, 400 for version 99.0, 2xx on success", async () => {
     const body = JSON.stringify(send10("ct"));
     const text = await server.fetch("/a2a/rest/message:send", {
       method: "POST",
       body,
       headers: { "Content-Type": "text/plain" },
     });
-    assert.equal(assertStatus(text, 400, "INVALID_ARGUMENT").reason, "CONTENT_TYPE_NOT_SUPPORTED");
+    assert.equal(assertStatus(text, 415, "INVALID_ARGUMENT").reason, "CONTENT_TYPE_NOT_SUPPORTED");
     const version = await server.fetch("/a2a/rest/message:send", {
       method: "POST",
       body: send10("v"),
