@@ -24,15 +24,23 @@ function taskIdOf(result: unknown): string {
   return typeof id === "string" ? id : "";
 }
 
-/** States a task never leaves, in both families' spellings. */
-const ENDED_STATES: ReadonlySet<unknown> = new Set(
-  ["completed", "failed", "canceled", "rejected"].flatMap((state) => [state, `TASK_STATE_${state.toUpperCase()}`]),
-);
-
-/** Whether a send's answer shows its task ended: only then is the answer itself kept, as it can no longer change. */
-function answersEndedTask(result: unknown): boolean {
-  const status = taskOfResult(result)?.status;
-  return isRecord(status) && ENDED_STATES.has(status.state);
+/**
+ * A kept answer that names its task (one over 1 MiB, a stream, one never given) cannot be given again once
+ * --keep-tasks or --keep-bytes let the task go: the retry is told so in words, not replayed as a 404 that would
+ * pass for the first answer, and the send is not run again (docs/reference.md, "The runtime's extensions").
+ */
+function refuseForgotten(kit: OperationKit, key: string, taskId: string): void {
+  try {
+    kit.service.head(taskId);
+    return;
+  } catch (error) {
+    if (!(error instanceof CoreError) || error.code !== "task_not_found") throw error;
+  }
+  throw new CoreError(
+    "task_not_found",
+    `the first answer to messageId ${logField(key)} was task ${logField(taskId)}, which this server no longer keeps (--keep-tasks, --keep-bytes); the send is not run again: send it with a new messageId to run it anew`,
+    { task_id: taskId, reason: "kept_task_forgotten", message_id: key },
+  );
 }
 
 export interface IdempotentSendInput {
@@ -54,13 +62,14 @@ export function idempotentSend(input: IdempotentSendInput): IdempotentCall<unkno
   return {
     key,
     hash: requestHash(facts.hashName, facts.family, params),
-    // Accepted, the send is kept as its task (or stream), so a retry after a crash never runs it again. An answer
-    // that shows its task ended goes out as the very text kept, so a replay is the same bytes; any other answer
-    // (returnImmediately's, input-required's) is kept as its task, read as it is when replayed.
+    // Accepted, the send is kept as its task (or stream), so a retry after a crash never runs it again. Once given,
+    // an answer goes out as the very text kept, so a replay is the same bytes: a blocking send's, a
+    // returnImmediately send's (its task as it was then), an answer to a prompt's. Only an answer never given, or
+    // one over 1 MiB, is read from the task as it is when replayed.
     run: async (accepted) => {
       const kind = facts.streaming ? "stream" : "task";
       const result = await run({ ...context, accepted: (taskId) => accepted({ kind, text: taskId }) });
-      if (result instanceof StreamReply || !answersEndedTask(result)) return result;
+      if (result instanceof StreamReply) return result;
       const text = valueJson(result);
       return text.length > MAX_KEPT_TEXT_BYTES ? result : new JsonText(text);
     },
@@ -72,6 +81,7 @@ export function idempotentSend(input: IdempotentSendInput): IdempotentCall<unkno
     errorOf: (error) =>
       error instanceof CoreError || error instanceof RpcFailure ? rpcErrorOfFailure(facts.family, error) : undefined,
     replay: (answer) => {
+      if (answer.kind === "task" || answer.kind === "stream") refuseForgotten(kit, key, answer.text);
       // Said even when the kept answer is an error (thrown below).
       context.replayed = true;
       if (answer.kind === "result") return new JsonText(answer.text);

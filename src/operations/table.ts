@@ -17,7 +17,7 @@ import {
 import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { getRequestOf } from "../a2a/decode.js";
 import type { Idempotency } from "../a2a/idempotency.js";
-import { idempotencyKey, refuseEmptyMessageId } from "../a2a/idempotency-hash.js";
+import { idempotencyKey, refuseEmptyMessageId, refuseNonUuidMessageId } from "../a2a/idempotency-hash.js";
 import type { ListRequest, SendRequest, TaskOptions } from "../a2a/requests.js";
 import type { A2aService } from "../a2a/service.js";
 import {
@@ -320,6 +320,7 @@ export function createOperations(deps: OperationDeps): Operations {
           }
         };
         if (facts.send) refuseEmptyMessageId(params);
+        if (facts.send && deps.runtime?.requireExtensions) refuseNonUuidMessageId(params);
         const key = facts.send ? idempotencyKey(params) : undefined;
         let result: unknown;
         if (deps.idempotency && face.replay && key !== undefined && activated.includes(IDEMPOTENCY_URI)) {
