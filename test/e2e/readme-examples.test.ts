@@ -8,7 +8,17 @@
 // runs on a shared machine cannot collide. And the README stays a front door: at most 200 lines.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -190,6 +200,13 @@ describe("the README's examples, run as printed", { timeout: 300_000 }, () => {
   it("is a front door of at most 200 lines", () => {
     const lines = README.trimEnd().split("\n").length;
     assert.ok(lines <= 200, `README.md has ${lines} lines; at most 200 (the rest belongs in docs/)`);
+  });
+
+  it("links only to files that exist", () => {
+    const links = [...README.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((match) => match[1] as string);
+    const local = links.filter((link) => !/^https?:/.test(link));
+    assert.ok(local.includes("docs/getting-started.md"), local.join(", "));
+    for (const link of local) assert.ok(existsSync(join(ROOT, link)), `README.md links to ${link}, which is not there`);
   });
 
   it("has the examples this test runs", () => {
