@@ -240,6 +240,7 @@ describe("the README's examples, run as printed", { timeout: 300_000 }, () => {
           block.text,
         );
         assert.equal(validated.code, 0, `validate refused the README's JSON:\n${validated.output}`);
+        assert.doesNotMatch(validated.output, /warning/, "the files it names are in the bundled workspace");
         return;
       }
       if (block.lang === "ts") {
