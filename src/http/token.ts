@@ -1,7 +1,17 @@
 // Where the bearer token comes from (CONTRACT 8.1): --token-file, else ADAPTER_COMMAND_TOKEN, else a fresh 256-bit
 // token written with mode 0600 to DIR/token (--state-dir) or to a private temporary directory. docs/security.md.
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, fchmodSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { readSecretFile, SecretFileError } from "../io/secret-file.js";
@@ -10,6 +20,11 @@ import { TOKEN_ENV } from "../io/token-match.js";
 /** The characters RFC 6750 allows in a bearer token (b64token). */
 const B64TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
 const MAX_TOKEN_FILE_BYTES = 4096;
+/** What to do when --token-file names no file: a command that makes it (docs/serving.md), the path quoted only when plain. */
+function makeTokenFile(path: string): string {
+  const target = /^[\w./-]+$/.test(path) ? path : "token";
+  return `make one with: node -e "require('node:fs').writeFileSync('${target}', require('node:crypto').randomBytes(32).toString('hex'), { mode: 0o600 })" (or leave out --token-file for a fresh token at each start)`;
+}
 
 export interface Token {
   value: string;
@@ -40,7 +55,10 @@ function readTokenFile(path: string): { value: string; warnings: string[] } {
       warnings: warning ? [warning] : [],
     };
   } catch (error) {
-    throw error instanceof SecretFileError ? new TokenError(error.message) : error;
+    if (!(error instanceof SecretFileError)) throw error;
+    // A missing file is most often the first try of a README line: say how to make one.
+    const missing = lstatSync(path, { throwIfNoEntry: false }) === undefined;
+    throw new TokenError(missing ? `${error.message}; ${makeTokenFile(path)}` : error.message);
   }
 }
 

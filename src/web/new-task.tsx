@@ -10,11 +10,18 @@ import { ADAPTER_URI } from "../core/uris.js";
 import { type Api, ApiError, newId } from "./api.js";
 import { pastedPointer, sendBody } from "./send-body.js";
 
+// The plan `npm start` runs: its request file ships in examples/workspace, so the first Send against the bundled
+// workspace completes as it is (test/e2e/console.test.ts, "the default New task").
 const EXAMPLE = `{
   "adapter": "sandbox-agent-runner",
   "mode": "plan",
-  "command": ["node", ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs", "--request", ".aiwg/ops/runs/req.json"],
-  "timeout_seconds": 300
+  "command": [
+    "node",
+    ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs",
+    "--request",
+    ".aiwg/ops/adapters/sandbox-agent-runner/examples/cycle-005-request.json"
+  ],
+  "timeout_seconds": 60
 }`;
 
 interface Verdict {

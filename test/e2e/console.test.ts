@@ -288,3 +288,45 @@ describe("the operator console in a browser", { skip: NO_BROWSER, timeout: 120_0
     assertClean(watch, "at the end");
   });
 });
+
+// The first thing a newcomer does in the console: open New task and send what the box holds, against the bundled
+// workspace that `serve --http --workspace examples/workspace` serves (the README's example). It completes.
+describe("the console's default New task against the bundled workspace", { skip: NO_BROWSER, timeout: 120_000 }, () => {
+  let server: HttpServer;
+  let chromium: OpenBrowser;
+  let watch: PageWatch;
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startHttp(["--workspace", join(ROOT, "examples", "workspace")]);
+    chromium = await openBrowser();
+    watch = await watchedPage(chromium.context);
+  });
+  after(async () => {
+    await chromium?.close();
+    await server?.close();
+  });
+
+  it("is valid as it stands, and sent unchanged it completes with the plan's output", async () => {
+    const { page } = watch;
+    await page.goto(server.start.console);
+    await page.getByRole("button", { name: "New task" }).click();
+    await page.getByRole("button", { name: "Check" }).click();
+    await page.getByText("Valid (adapter command)").waitFor(WAIT);
+    await page.getByRole("button", { name: "Send and follow" }).click();
+    // However it ends, it is said: a request file the workspace lacks fails at once (exit code 2).
+    const state = page.locator('[data-field="state"]');
+    await state.getByText(/completed|failed|canceled/).waitFor(WAIT);
+    const output = page.locator(".output");
+    assert.match(String(await state.textContent()), /completed/, String(await output.textContent()));
+    await page.locator('[data-field="exit_code"]').getByText("0").waitFor(WAIT);
+    await output.getByText("plan: 3 steps, nothing changed").waitFor(WAIT);
+    await page.screenshot({ path: join(SHOTS, "first-task.png") });
+    const list = await server.fetch("/a2a/rest/tasks");
+    assert.deepEqual(
+      list.body.tasks.map((task: { status: { state: string } }) => task.status.state),
+      ["TASK_STATE_COMPLETED"],
+    );
+    assertClean(watch, "sending the default New task");
+  });
+});

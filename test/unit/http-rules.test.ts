@@ -1,6 +1,7 @@
 // The pure rules of the HTTP binding: which Hosts name the server, which origins and media types are accepted, how
 // query parameters become params, where the token comes from, and REST errors found again from JSON-RPC errors.
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -202,5 +203,26 @@ describe("obtainToken", () => {
     symlinkSync(target, join(state, "token"));
     assert.throws(() => obtainToken({ stateDir: state, env: {} }), /ELOOP/);
     assert.equal(readFileSync(target, "utf8"), "keep", "the file behind the link is left alone");
+  });
+
+  it("a --token-file that does not exist: the error gives a command that makes it, and that command works", () => {
+    const missing = join(dir(), "token");
+    let message = "";
+    assert.throws(
+      () => obtainToken({ tokenFile: missing }),
+      (error: Error) => {
+        message = error.message;
+        return error instanceof TokenError;
+      },
+    );
+    assert.match(message, /ENOENT; make one with: node -e "/);
+    assert.match(message, /or leave out --token-file/);
+    const script = /node -e "([^"]+)"/.exec(message)?.[1];
+    assert.ok(script, message);
+    const made = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+    assert.equal(made.status, 0, made.stderr);
+    const token = obtainToken({ tokenFile: missing });
+    assert.match(token.value, /^[0-9a-f]{64}$/);
+    assert.deepEqual(token.warnings, [], "made with mode 0600");
   });
 });
