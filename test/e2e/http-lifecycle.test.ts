@@ -4,11 +4,18 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterEach, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { assertV1 } from "../helpers/a2a-schema.js";
 import { envelopeParams } from "../helpers/envelopes.js";
 import { type HttpServer, type SseReader, send10, startHttp } from "../helpers/http-server.js";
-import { groupGoneWithin, killGroup, processesWithEnv } from "../helpers/processes.js";
+import {
+  goneWithin,
+  groupGoneWithin,
+  groupRunning,
+  killGroup,
+  processesWithEnv,
+  trueWithin,
+  written,
+} from "../helpers/processes.js";
 import { WebhookReceiver } from "../helpers/webhook-receiver.js";
 import type { Wire } from "../helpers/wire.js";
 
@@ -85,8 +92,8 @@ describe("serve --http: shutdown", () => {
       await pidOf(rpc03, (data) => data.result.artifact?.parts[0].text),
     ];
     const blocking = server.fetch("/a2a/rest/message:send", { method: "POST", body: hang() });
-    await sleep(300);
-    assert.ok(processesWithEnv("AIWG_A2A_INSTANCE_ID", instance).length >= 4, "four runners are running");
+    const runners = () => processesWithEnv("AIWG_A2A_INSTANCE_ID", instance).length;
+    assert.ok(await trueWithin(() => runners() >= 4, 10_000), `four runners are running (${runners()})`);
 
     const exit = await server.close();
     assert.equal(exit.code, 0, server.stderr);
@@ -116,15 +123,20 @@ describe("serve --http: shutdown", () => {
       () => false,
     );
     stream.pause();
-    await sleep(500);
+    // The runner has written more than the pipes and the socket can hold between it and the paused client.
+    const runnerWrote = () => {
+      const [runner] = processesWithEnv("AIWG_A2A_INSTANCE_ID", instance);
+      return runner !== undefined && (written(runner) ?? 0) > 32 * 1024 * 1024;
+    };
+    assert.ok(await trueWithin(runnerWrote, 20_000), "the runner wrote 32 MiB");
     const t0 = Date.now();
     server.child.kill("SIGINT");
     const exit = await server.exited;
     assert.equal(exit.code, 0, server.stderr);
     assert.ok(Date.now() - t0 < 5000, `exited after ${Date.now() - t0} ms`);
     stream.destroy();
-    await sleep(200);
-    assert.deepEqual(processesWithEnv("AIWG_A2A_INSTANCE_ID", instance), []);
+    const left = () => processesWithEnv("AIWG_A2A_INSTANCE_ID", instance);
+    assert.ok(await goneWithin(() => left().length > 0, 2000), `no runner of this server is left: ${left()}`);
   });
 });
 
@@ -135,12 +147,15 @@ describe("serve --http: clients that leave or stop reading", () => {
     const pgid = await pidOf(stream, restText);
     const taskId = (await server.fetch("/a2a/rest/tasks?pageSize=1")).body.tasks[0].id;
     stream.destroy();
-    await sleep(300);
+    // Requests made after the client left are answered after the server heard of it: by then a cancel for the
+    // leaving would have ended the task, and SIGTERM the runner (pid-hang stops on it).
+    const again = await server.stream(`/a2a/rest/tasks/${taskId}:subscribe`);
+    const first = (await again.next())?.data.task;
+    assert.equal(first?.id, taskId);
+    assert.equal(first?.status.state, "TASK_STATE_WORKING");
     const task = (await server.fetch(`/a2a/rest/tasks/${taskId}`)).body;
     assert.equal(task.status.state, "TASK_STATE_WORKING");
-    assert.ok(!(await groupGoneWithin(pgid, 200)), "the runner still runs");
-    const again = await server.stream(`/a2a/rest/tasks/${taskId}:subscribe`);
-    assert.equal((await again.next())?.data.task.id, taskId);
+    assert.ok(groupRunning(pgid), "the runner still runs");
     await server.fetch(`/a2a/rest/tasks/${taskId}:cancel`, { method: "POST" });
     assert.equal((await again.rest()).at(-1)?.data.statusUpdate.status.state, "TASK_STATE_CANCELED");
     assert.ok(await groupGoneWithin(pgid, 5000));

@@ -70,6 +70,9 @@ export async function goneWithin(alive: () => boolean, ms = 2000): Promise<boole
   }
 }
 
+/** Polls `check` for up to `ms`; true when it became true. */
+export const trueWithin = (check: () => boolean, ms = 2000) => goneWithin(() => !check(), ms);
+
 /** Polls until the group is gone; true when it went within `ms`. */
 export const groupGoneWithin = (pgid: number, ms: number) => goneWithin(() => groupRunning(pgid), ms);
 
