@@ -221,6 +221,16 @@ export function written(pid: number): number | undefined {
   }
 }
 
+/** Bytes a process has read (`rchar` of /proc/<pid>/io), or undefined where it can't be read. */
+export function readBytes(pid: number): number | undefined {
+  try {
+    const match = /^rchar:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Running processes whose environment has `name=value` (tasks carry AIWG_A2A_INSTANCE_ID, CONTRACT 3.2). */
 export function processesWithEnv(name: string, value: string): number[] {
   const wanted = `${name}=${value}`;
