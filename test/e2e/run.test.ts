@@ -22,6 +22,7 @@ function cleanupPid(pid: number): void {
   }
 }
 
+// Every test runs its own tool on its own files: the tests of a group run at once, as most of their time is waiting.
 describe("run --no-tui: exit codes and states", { concurrency: true }, () => {
   it("exit 0 → completed, exit code 0, stdout passes through", async () => {
     const result = await runCli(run(writeEnvelope({ working_dir: "ok", timeout_seconds: 30 })));
@@ -111,7 +112,7 @@ describe("run --no-tui: exit codes and states", { concurrency: true }, () => {
   });
 });
 
-describe("run --no-tui: rejections and usage", () => {
+describe("run --no-tui: rejections and usage", { concurrency: true }, () => {
   it("the escape fixture's symlinked request (→ /etc/hostname) → exit 3, nothing spawned", async () => {
     const file = writeEnvelope({
       working_dir: "escape",
@@ -258,7 +259,7 @@ describe("run --no-tui: processes", { concurrency: true }, () => {
   });
 });
 
-describe("run --no-tui: output and environment", () => {
+describe("run --no-tui: output and environment", { concurrency: true }, () => {
   it("big: 50 MiB of multi-byte UTF-8 arrive byte-identical", async () => {
     const result = await runCli(run(writeEnvelope({ working_dir: "big", timeout_seconds: 120 })), {
       env: { FIXTURE_BYTES: "52428800" },
@@ -293,7 +294,9 @@ describe("run --no-tui: output and environment", () => {
   });
 });
 
-describe("run --no-tui: what section 2 refuses never runs (exit 3), what cannot be read is exit 2", () => {
+describe("run --no-tui: what section 2 refuses never runs (exit 3), what cannot be read is exit 2", {
+  concurrency: true,
+}, () => {
   const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
   /** The `ok` fixture prints "ok": empty stdout means nothing ran. */
   const refused = async (file: string, code: string) => {

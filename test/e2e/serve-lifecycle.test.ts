@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, afterEach, describe, it } from "node:test";
+import { after, describe, it, type TestContext } from "node:test";
 import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
 import { runCli, sleep } from "../helpers/cli.js";
@@ -30,21 +30,18 @@ function tempDir(name: string): string {
   return dir;
 }
 
-const bridges: RpcBridge[] = [];
+/** Process groups of runners the tests started, killed at the end should a failing test leave one. */
 const groups: number[] = [];
-/** Starts a bridge that afterEach closes, and waits until it answers. */
-async function bridgeOf(...args: Parameters<typeof startBridge>): Promise<RpcBridge> {
+/** Starts a bridge that is closed when the test `t` ends, and waits until it answers. */
+async function bridgeOf(t: TestContext, ...args: Parameters<typeof startBridge>): Promise<RpcBridge> {
   const bridge = startBridge(...args);
-  bridges.push(bridge);
+  t.after(() => bridge.close());
   await bridge.ready();
   return bridge;
 }
 
-afterEach(async () => {
-  for (const bridge of bridges.splice(0)) await bridge.close();
-  for (const pgid of groups.splice(0)) killGroup(pgid);
-});
 after(() => {
+  for (const pgid of groups) killGroup(pgid);
   for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -66,9 +63,9 @@ function maxOverlap(intervals: Array<{ start: number; end: number }>): number {
 }
 
 describe("serve --stdio: --max-concurrent", () => {
-  it("20 tasks with --max-concurrent 4: never more than 4 working at once, all 20 complete", async () => {
+  it("20 tasks with --max-concurrent 4: never more than 4 working at once, all 20 complete", async (t) => {
     const pidDir = tempDir("pids");
-    const bridge = await bridgeOf({ args: ["--max-concurrent", "4"], env: { FIXTURE_PID_DIR: pidDir } });
+    const bridge = await bridgeOf(t, { args: ["--max-concurrent", "4"], env: { FIXTURE_PID_DIR: pidDir } });
     const tasks = await Promise.all(
       Array.from({ length: 20 }, () => bridge.call("message/stream", envelopeParams("sleep300"))),
     );
@@ -130,9 +127,9 @@ describe("serve --stdio: --max-concurrent", () => {
   });
 });
 
-describe("serve --stdio: queue", () => {
-  it("a task waiting in submitted can be canceled; it never starts", async () => {
-    const bridge = await bridgeOf({ args: ["--max-concurrent", "1"] });
+describe("serve --stdio: queue", { concurrency: true }, () => {
+  it("a task waiting in submitted can be canceled; it never starts", async (t) => {
+    const bridge = await bridgeOf(t, { args: ["--max-concurrent", "1"] });
     const { task: running } = await startWithPid(bridge, "pid-hang", groups);
     const queued = await bridge.call("message/send", envelopeParams("ok", { configuration: { blocking: false } }));
     assert.equal(queued.status.state, "submitted");
@@ -149,8 +146,8 @@ describe("serve --stdio: queue", () => {
     assert.equal(artifactText(still, "stdout"), "");
   });
 
-  it("with 1000 tasks waiting, the next is -32000 server busy (data.reason queue_full); a free slot takes it again", async () => {
-    const bridge = await bridgeOf({ args: ["--max-concurrent", "1"] });
+  it("with 1000 tasks waiting, the next is -32000 server busy (data.reason queue_full); a free slot takes it again", async (t) => {
+    const bridge = await bridgeOf(t, { args: ["--max-concurrent", "1"] });
     const { task: running } = await startWithPid(bridge, "pid-hang", groups);
     const waiting = Array.from({ length: 1000 }, (_, i) => ({
       jsonrpc: "2.0",
@@ -195,10 +192,10 @@ describe("serve: usage", () => {
   });
 });
 
-describe("serve --stdio: shutdown", () => {
+describe("serve --stdio: shutdown", { concurrency: true }, () => {
   /** Starts a few never-ending tasks (and one queued behind them); returns them with their groups. */
-  async function busyBridge(hangFixture: string) {
-    const bridge = await bridgeOf({ args: ["--max-concurrent", "3"] });
+  async function busyBridge(t: TestContext, hangFixture: string) {
+    const bridge = await bridgeOf(t, { args: ["--max-concurrent", "3"] });
     const running = [
       await startWithPid(bridge, "pid-hang", groups),
       await startWithPid(bridge, "pid-hang", groups),
@@ -235,8 +232,8 @@ describe("serve --stdio: shutdown", () => {
     assert.deepEqual(bridge.protocolProblems, []);
   }
 
-  it("stdin EOF lets running children go on; a SIGTERM then: exit 0 within 5 s, final events sent, no child left", async () => {
-    const busy = await busyBridge("pid-hang");
+  it("stdin EOF lets running children go on; a SIGTERM then: exit 0 within 5 s, final events sent, no child left", async (t) => {
+    const busy = await busyBridge(t, "pid-hang");
     busy.bridge.child.stdin.end();
     // The end of input is heard (and logged) before the signal comes.
     await busy.bridge.waitStderr(/end of input/);
@@ -245,22 +242,22 @@ describe("serve --stdio: shutdown", () => {
     await assertCleanExit(busy, startedAt);
   });
 
-  it("SIGTERM with running children (one ignoring SIGTERM): exit 0 within 5 s, no child left", async () => {
-    const busy = await busyBridge("pid-ignore-term");
+  it("SIGTERM with running children (one ignoring SIGTERM): exit 0 within 5 s, no child left", async (t) => {
+    const busy = await busyBridge(t, "pid-ignore-term");
     const startedAt = Date.now();
     busy.bridge.child.kill("SIGTERM");
     await assertCleanExit(busy, startedAt);
   });
 
-  it("SIGINT with running children: exit 0 within 5 s, no child left", async () => {
-    const busy = await busyBridge("pid-hang");
+  it("SIGINT with running children: exit 0 within 5 s, no child left", async (t) => {
+    const busy = await busyBridge(t, "pid-hang");
     const startedAt = Date.now();
     busy.bridge.child.kill("SIGINT");
     await assertCleanExit(busy, startedAt);
   });
 
-  it("SIGTERM while a flood streams to a reader that stopped reading: exit 0 within 5 s", async () => {
-    const bridge = await bridgeOf({ env: { FIXTURE_BYTES: String(512 * 1024 * 1024) } });
+  it("SIGTERM while a flood streams to a reader that stopped reading: exit 0 within 5 s", async (t) => {
+    const bridge = await bridgeOf(t, { env: { FIXTURE_BYTES: String(512 * 1024 * 1024) } });
     const task = await bridge.call("message/stream", envelopeParams("flood"));
     await bridge.nextEvent(task.id, (e) => e.kind === "artifact-update", 10_000);
     bridge.pause();
@@ -275,8 +272,8 @@ describe("serve --stdio: shutdown", () => {
     assert.ok(seconds < 5, `exited within 5 s (took ${seconds.toFixed(2)} s)`);
   });
 
-  it("a last request without a newline at EOF is answered before the exit", async () => {
-    const bridge = await bridgeOf();
+  it("a last request without a newline at EOF is answered before the exit", async (t) => {
+    const bridge = await bridgeOf(t);
     bridge.sendBytes(JSON.stringify({ jsonrpc: "2.0", id: "last", method: "agent/getCard" }));
     bridge.child.stdin.end();
     const response = await bridge.nextRawResponse();
@@ -286,10 +283,10 @@ describe("serve --stdio: shutdown", () => {
   });
 });
 
-describe("serve --stdio: --instance", () => {
-  it("reaches the runner as AIWG_A2A_INSTANCE_ID and appears in the card", async () => {
+describe("serve --stdio: --instance", { concurrency: true }, () => {
+  it("reaches the runner as AIWG_A2A_INSTANCE_ID and appears in the card", async (t) => {
     const instance = "0b9c3f7e-5d2a-4c1b-9e8f-7a6b5c4d3e2f";
-    const bridge = await bridgeOf({ args: ["--instance", instance] });
+    const bridge = await bridgeOf(t, { args: ["--instance", instance] });
     const task = await bridge.call("message/send", envelopeParams("env", { text: "hello env" }));
     assert.equal(task.status.state, "completed");
     const env = JSON.parse(artifactText(task, "stdout"));
@@ -305,9 +302,9 @@ describe("serve --stdio: --instance", () => {
     assert.ok(JSON.stringify(card).includes(instance), JSON.stringify(card));
   });
 
-  it("without --instance, each process gets its own UUID", async () => {
-    const a = await bridgeOf();
-    const b = await bridgeOf();
+  it("without --instance, each process gets its own UUID", async (t) => {
+    const a = await bridgeOf(t);
+    const b = await bridgeOf(t);
     const envA = JSON.parse(artifactText(await a.call("message/send", envelopeParams("env")), "stdout"));
     const envB = JSON.parse(artifactText(await b.call("message/send", envelopeParams("env")), "stdout"));
     assert.match(envA.AIWG_A2A_INSTANCE_ID, /^[0-9a-f-]{36}$/);
@@ -435,7 +432,7 @@ describe("serve --stdio: backpressure", () => {
   it("a consumer that stops reading: the bridge's memory stays bounded; then everything arrives, the task completes", async (t) => {
     const FLOOD = 209_715_200;
     let stdoutBytes = 0;
-    const bridge = await bridgeOf({
+    const bridge = await bridgeOf(t, {
       env: { FIXTURE_BYTES: String(FLOOD) },
       onEvent: (event) => {
         if (event.kind !== "artifact-update") return true;
