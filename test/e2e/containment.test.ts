@@ -220,7 +220,8 @@ describe("containment through serve --stdio", { skip: !LINUX && "reads /proc", t
   });
 });
 
-describe("containment through run", { skip: !LINUX && "reads /proc", timeout: 180_000 }, () => {
+// Each test runs its own tool and runners: they run at once.
+describe("containment through run", { skip: !LINUX && "reads /proc", timeout: 180_000, concurrency: true }, () => {
   const run = (stray: string, timeout = 60, text = "run on") => [
     "run",
     "--no-tui",

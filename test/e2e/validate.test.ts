@@ -185,7 +185,8 @@ describe("validate: exit codes", () => {
   });
 });
 
-describe("validate: human output", () => {
+// Each test reads and writes its own files: the tests of a group run at once.
+describe("validate: human output", { concurrency: true }, () => {
   // The full JSON Pointer stays in --json ("errors carry path, code and message"); a person reads the field's
   // path and where it is in the file.
   it("prints every problem with its field as a readable path, its line:column and code", async () => {
@@ -221,7 +222,7 @@ describe("validate: human output", () => {
   });
 });
 
-describe("validate --json", () => {
+describe("validate --json", { concurrency: true }, () => {
   it("one object per file, in order, with exactly the contract's keys", async () => {
     const files = [
       "examples/envelopes/plan.json",
@@ -366,7 +367,7 @@ describe("validate --json", () => {
   });
 });
 
-describe("validate --workspace", () => {
+describe("validate --workspace", { concurrency: true }, () => {
   it("without --workspace the current directory plays it: what is missing there is warned of, as run says", async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/does-not-exist.json")));
     const empty = mkdtempSync(join(temp, "cwd-"));
@@ -448,7 +449,7 @@ describe("validate --workspace", () => {
   });
 });
 
-describe("validate: hostile files and places", () => {
+describe("validate: hostile files and places", { concurrency: true }, () => {
   const rawFile = (name: string, bytes: string | Buffer): string => {
     const path = join(temp, name);
     writeFileSync(path, bytes);
@@ -560,7 +561,7 @@ describe("validate: hostile files and places", () => {
   });
 });
 
-describe("schema", () => {
+describe("schema", { concurrency: true }, () => {
   it("prints a JSON Schema that accepts the valid example envelopes and rejects bad ones", async () => {
     const result = await runCli(["schema"]);
     assert.equal(result.code, 0, result.stderr);
@@ -581,7 +582,7 @@ describe("schema", () => {
   });
 });
 
-describe("validate: near misses, start limits and repeated keys (CONTRACT section 2)", () => {
+describe("validate: near misses, start limits and repeated keys (CONTRACT section 2)", { concurrency: true }, () => {
   const NEAR_MISSES = [
     URI.replace("https:", "http:"),
     URI.toUpperCase(),
@@ -667,7 +668,7 @@ describe("validate: near misses, start limits and repeated keys (CONTRACT sectio
   });
 });
 
-describe("validate: what a person sees", () => {
+describe("validate: what a person sees", { concurrency: true }, () => {
   it("control characters from the file never reach the terminal: a working_dir cannot retitle it or fake a line", async () => {
     const hostile = "/etc\u001b]0;pwned\u0007\u001b[2J\r\nvalid    fake.json\u009b31m";
     const files = [
@@ -689,7 +690,7 @@ describe("validate: what a person sees", () => {
   });
 });
 
-describe("validate: directories, stdin and special files", () => {
+describe("validate: directories, stdin and special files", { concurrency: true }, () => {
   it("a directory is its *.json files, recursively and sorted", async () => {
     const result = await validateIn(["validate", "--json", "examples/envelopes"]);
     assert.equal(result.code, 1);
@@ -747,7 +748,7 @@ describe("validate: directories, stdin and special files", () => {
   });
 });
 
-describe("validate and run agree", () => {
+describe("validate and run agree", { concurrency: true }, () => {
   it('without --workspace, "working_dir": "/etc" is refused by both (the current directory plays the workspace)', async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { working_dir: "/etc" })));
     const validated = await runCli(["validate", "--json", file]);
@@ -759,7 +760,7 @@ describe("validate and run agree", () => {
   });
 });
 
-describe("schema: the shipped files", () => {
+describe("schema: the shipped files", { concurrency: true }, () => {
   it("schema prints the input files' schema, equal to schema/adapter-command.schema.json", async () => {
     const result = await runCli(["schema"]);
     assert.equal(result.code, 0, result.stderr);
