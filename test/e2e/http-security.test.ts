@@ -308,7 +308,8 @@ describe("serve --http: CORS for an allowed origin", () => {
   });
 });
 
-describe("serve --http: start options", () => {
+// Each test starts its own server or command: they run at once.
+describe("serve --http: start options", { concurrency: true }, () => {
   const serveArgs = ["serve", "--http", "--port", "0", "--workspace", FIXTURES];
 
   it("--no-auth on an address other hosts can reach is refused: exit 2, saying why", async () => {
