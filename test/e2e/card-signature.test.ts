@@ -156,7 +156,8 @@ describe("serve --http: signed cards, a fresh key", () => {
   });
 });
 
-describe("serve --signing-key", () => {
+// Each test starts its own server with a key file of its own: they run at once.
+describe("serve --signing-key", { concurrency: true }, () => {
   const dir = tempDir("signing");
 
   it("a PEM Ed25519 key: the key set holds its public key, and the card verifies", async () => {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { afterEach, describe, it } from "node:test";
+import { after, describe, it, type TestContext } from "node:test";
 import { assertV1 } from "../helpers/a2a-schema.js";
 import { envelopeParams } from "../helpers/envelopes.js";
 import { type HttpServer, type SseReader, send10, startHttp } from "../helpers/http-server.js";
@@ -19,16 +19,16 @@ import {
 import { WebhookReceiver } from "../helpers/webhook-receiver.js";
 import type { Wire } from "../helpers/wire.js";
 
-const servers: HttpServer[] = [];
+/** Process groups of runners the tests started, killed at the end should a failing test leave one. */
 const groups: number[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  for (const pgid of groups.splice(0)) killGroup(pgid);
+after(() => {
+  for (const pgid of groups) killGroup(pgid);
 });
 
-async function serverOf(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<HttpServer> {
+/** Starts a server that is closed when the test `t` ends. */
+async function serverOf(t: TestContext, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<HttpServer> {
   const server = await startHttp(args, env);
-  servers.push(server);
+  t.after(() => server.close());
   return server;
 }
 
@@ -68,10 +68,11 @@ async function endOf(server: HttpServer, taskId: string): Promise<string> {
 
 const restText = (data: Wire) => data.artifactUpdate?.artifact.parts[0].text;
 
-describe("serve --http: shutdown", () => {
-  it("SIGTERM with open streams on both bindings and a blocking send: final events, exit 0 within 5 s, no child left", async () => {
+// Each test has its own server and runners: they run at once.
+describe("serve --http: shutdown", { concurrency: true }, () => {
+  it("SIGTERM with open streams on both bindings and a blocking send: final events, exit 0 within 5 s, no child left", async (t) => {
     const instance = randomUUID();
-    const server = await serverOf(["--instance", instance]);
+    const server = await serverOf(t, ["--instance", instance]);
     const rest = await server.stream("/a2a/rest/message:stream", { method: "POST", body: hang() });
     const rpc10 = await server.stream("/a2a/jsonrpc", {
       method: "POST",
@@ -114,9 +115,9 @@ describe("serve --http: shutdown", () => {
     assert.deepEqual(processesWithEnv("AIWG_A2A_INSTANCE_ID", instance), [], "no runner of this server is left");
   });
 
-  it("SIGINT with a client that does not read its stream: still exit 0 within 5 s, no child left", async () => {
+  it("SIGINT with a client that does not read its stream: still exit 0 within 5 s, no child left", async (t) => {
     const instance = randomUUID();
-    const server = await serverOf(["--instance", instance], { FIXTURE_BYTES: String(512 * 1024 * 1024) });
+    const server = await serverOf(t, ["--instance", instance], { FIXTURE_BYTES: String(512 * 1024 * 1024) });
     const stream = await server.stream(
       "/a2a/rest/message:stream",
       { method: "POST", body: send10("flood", { envelope: { working_dir: "flood", timeout_seconds: 60 } }) },
@@ -141,8 +142,8 @@ describe("serve --http: shutdown", () => {
 });
 
 describe("serve --http: clients that leave or stop reading", () => {
-  it("a client that goes away stops following; the task goes on and can be followed again", async () => {
-    const server = await serverOf();
+  it("a client that goes away stops following; the task goes on and can be followed again", async (t) => {
+    const server = await serverOf(t);
     const stream = await server.stream("/a2a/rest/message:stream", { method: "POST", body: hang() });
     const pgid = await pidOf(stream, restText);
     const taskId = (await server.fetch("/a2a/rest/tasks?pageSize=1")).body.tasks[0].id;
@@ -161,10 +162,10 @@ describe("serve --http: clients that leave or stop reading", () => {
     assert.ok(await groupGoneWithin(pgid, 5000));
   });
 
-  it("a client that stops reading never holds the task back: memory stays bounded, the task completes, and the stalled stream ends with SLOW_CONSUMER", async () => {
+  it("a client that stops reading never holds the task back: memory stays bounded, the task completes, and the stalled stream ends with SLOW_CONSUMER", async (t) => {
     const FLOOD = 200 * 1024 * 1024;
     const LIMIT = 4 * 1024 * 1024;
-    const server = await serverOf(["--max-output-bytes", String(LIMIT)], { FIXTURE_BYTES: String(FLOOD) });
+    const server = await serverOf(t, ["--max-output-bytes", String(LIMIT)], { FIXTURE_BYTES: String(FLOOD) });
     let stalledBytes = 0;
     const stalled = await server.stream(
       "/a2a/rest/message:stream",
@@ -198,9 +199,9 @@ describe("serve --http: clients that leave or stop reading", () => {
     assert.ok(stalledBytes < FLOOD, `the stalled stream got ${stalledBytes} of ${FLOOD} bytes`);
   });
 
-  it("JSON-RPC: a stalled 1.0 stream ends with an error response of its request's id (-32000, SLOW_CONSUMER)", async () => {
+  it("JSON-RPC: a stalled 1.0 stream ends with an error response of its request's id (-32000, SLOW_CONSUMER)", async (t) => {
     const FLOOD = 64 * 1024 * 1024;
-    const server = await serverOf(["--max-output-bytes", String(1024 * 1024)], { FIXTURE_BYTES: String(FLOOD) });
+    const server = await serverOf(t, ["--max-output-bytes", String(1024 * 1024)], { FIXTURE_BYTES: String(FLOOD) });
     const stalled = await server.stream(
       "/a2a/jsonrpc",
       {
@@ -225,12 +226,14 @@ describe("serve --http: clients that leave or stop reading", () => {
     assert.equal(last?.data?.error.data[0].reason, "SLOW_CONSUMER");
   });
 
-  it("beside a stalled stream, another stream of the task and its webhook get every byte and the end", async () => {
+  it("beside a stalled stream, another stream of the task and its webhook get every byte and the end", async (t) => {
     const OUTPUT = 48 * 1024 * 1024;
     // The webhook cannot hold the task back (CONTRACT 9.3): it must keep up within its queue, the output limit. 16 MiB
     // is a second of the runner's output, room for a receiver in a test process busy reading the other stream; the
     // stalled stream still overflows, as it may keep 16 MiB behind of 48.
-    const server = await serverOf(["--max-output-bytes", String(16 * 1024 * 1024)], { FIXTURE_BYTES: String(OUTPUT) });
+    const server = await serverOf(t, ["--max-output-bytes", String(16 * 1024 * 1024)], {
+      FIXTURE_BYTES: String(OUTPUT),
+    });
 
     const receiver = await WebhookReceiver.start();
     try {
@@ -280,8 +283,8 @@ describe("serve --http: clients that leave or stop reading", () => {
     }
   });
 
-  it("many clients at once: 50 streams and 50 sends in parallel are all served", async () => {
-    const server = await serverOf(["--max-concurrent", "8"]);
+  it("many clients at once: 50 streams and 50 sends in parallel are all served", async (t) => {
+    const server = await serverOf(t, ["--max-concurrent", "8"]);
     const streams = Array.from({ length: 50 }, (_, i) =>
       server.stream("/a2a/rest/message:stream", { method: "POST", body: send10(`s${i}`) }),
     );
