@@ -197,22 +197,30 @@ describe("idempotency/v1 on every binding", () => {
   });
 });
 
-describe("idempotency/v1 kept answers: restarts, TTL, refusals", () => {
+/** A directory of its own for the sleep300 runs of one test, and how many have ended there. */
+function ownRuns(): { dir: string; runs: () => number } {
+  const dir = tempDir("idem-pids");
+  return { dir, runs: () => readdirSync(dir).length };
+}
+
+// Each test has its own server or bridge and counts the runs of its own directory: they run at once.
+describe("idempotency/v1 kept answers: restarts, TTL, refusals", { concurrency: true }, () => {
   it("with --state-dir, a replay after SIGKILL and restart answers as before", async () => {
     const dir = tempDir("idem-state");
+    const own = ownRuns();
     const driver = httpRpcDriver(() => server, "1.0");
-    let server = await startHttp(["--state-dir", dir], { FIXTURE_PID_DIR: pidDir });
+    let server = await startHttp(["--state-dir", dir], { FIXTURE_PID_DIR: own.dir });
     const message = sleepMessage("survives");
     const first = await driver.send(message, { extensions: BOTH });
     server.child.kill("SIGKILL");
     await server.exited;
-    const before = runs();
-    server = await startHttp(["--state-dir", dir], { FIXTURE_PID_DIR: pidDir });
+    const before = own.runs();
+    server = await startHttp(["--state-dir", dir], { FIXTURE_PID_DIR: own.dir });
     try {
       const retry = await driver.send(message, { extensions: BOTH, spaced: true });
       assert.equal(retry.text, first.text);
       assert.equal(retry.replayed, true);
-      assert.equal(runs(), before);
+      assert.equal(own.runs(), before);
     } finally {
       await server.close();
     }
@@ -335,7 +343,8 @@ describe("idempotency/v1 kept answers: restarts, TTL, refusals", () => {
   });
 
   it("the official @a2a-js/sdk client, retrying a send with the same messageId, gets one task", async () => {
-    const server = await startHttp([], { FIXTURE_PID_DIR: pidDir });
+    const own = ownRuns();
+    const server = await startHttp([], { FIXTURE_PID_DIR: own.dir });
     try {
       const fetchImpl: typeof fetch = (input, init) => {
         const headers = new Headers(init?.headers);
@@ -353,11 +362,11 @@ describe("idempotency/v1 kept answers: restarts, TTL, refusals", () => {
         message: { ...message, kind: undefined, role: "ROLE_USER", parts: [{ text: "sdk retry" }] },
       });
       const options = { serviceParameters: ServiceParameters.create(withA2AExtensions(...BOTH)) };
-      const before = runs();
+      const before = own.runs();
       const first = (await client.sendMessage(request, options)) as Task;
       const second = (await client.sendMessage(request, options)) as Task;
       assert.equal(second.id, first.id);
-      assert.equal(runs(), before + 1);
+      assert.equal(own.runs(), before + 1);
       const page = await server.call("ListTasks", {});
       assert.equal(page.totalSize, 1);
     } finally {
