@@ -291,7 +291,8 @@ describe("push notifications over HTTP (1.0)", () => {
   });
 });
 
-describe("push notifications: REST, 0.3, stdio, restart", () => {
+// Each test has its own server or bridge and receiver: they run at once.
+describe("push notifications: REST, 0.3, stdio, restart", { concurrency: true }, () => {
   it("REST: POST, GET, list, DELETE under /a2a/rest/tasks/{id}/pushNotificationConfigs", async () => {
     const server = await startHttp();
     const receiver = await WebhookReceiver.start();
