@@ -37,7 +37,8 @@ async function listed(bridge: RpcBridge): Promise<{ ids: string[]; totalSize: nu
   return { ids: page.tasks.map((task: Wire) => task.id).sort(), totalSize: page.totalSize };
 }
 
-describe("serve --keep-tasks", () => {
+// Each test has its own bridge and state dir: the tests of a group run at once.
+describe("serve --keep-tasks", { concurrency: true }, () => {
   it("--state-dir with --keep-tasks 2: after 3 ended tasks the oldest is gone, now and after a restart", async () => {
     const dir = tempDir();
     const args = ["--state-dir", dir, "--keep-tasks", "2"];
@@ -71,7 +72,7 @@ describe("serve --keep-tasks", () => {
   });
 });
 
-describe("serve --keep-bytes", () => {
+describe("serve --keep-bytes", { concurrency: true }, () => {
   it("a budget smaller than one task's bytes keeps only the task that ended last", async () => {
     const dir = tempDir();
     const bridge = await bridgeWith(["--state-dir", dir, "--keep-bytes", "1"]);
@@ -87,7 +88,9 @@ describe("serve --keep-bytes", () => {
   });
 });
 
-describe("serve --keep-tasks and --keep-bytes: values out of range are usage errors (exit 2)", () => {
+describe("serve --keep-tasks and --keep-bytes: values out of range are usage errors (exit 2)", {
+  concurrency: true,
+}, () => {
   for (const [flag, value, expected] of [
     ["--keep-tasks", "0", "from 1 to 1,000,000"],
     ["--keep-tasks", "1000001", "from 1 to 1,000,000"],

@@ -96,7 +96,10 @@ describe("serve --state-dir: one runtime per state dir", () => {
   });
 });
 
-describe("serve --state-dir: databases it refuses (exit 2, a clear message, nothing on stdout)", () => {
+// Each test has a state dir of its own: they run at once.
+describe("serve --state-dir: databases it refuses (exit 2, a clear message, nothing on stdout)", {
+  concurrency: true,
+}, () => {
   const cases: Array<[string, (dir: string) => void | Promise<void>, RegExp]> = [
     [
       "not SQLite at all",
