@@ -46,8 +46,9 @@ function snapshot(dir: string): Record<string, string> {
 async function stateWithTasks(count: number): Promise<{ dir: string; ids: string[] }> {
   const dir = tempDir();
   const bridge = await bridgeOn(dir);
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await bridge.call("message/send", envelopeParams("ok"))).id);
+  // Sent at once: the bridge runs them as its --max-concurrent allows.
+  const sent = Array.from({ length: count }, () => bridge.call("message/send", envelopeParams("ok")));
+  const ids = (await Promise.all(sent)).map((task) => task.id as string);
   await bridge.close();
   return { dir, ids };
 }
