@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
 import { killLeftovers } from "../../src/core/task/process-identity.js";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
-import { FIXTURES, sleep, started } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, sleep, started } from "../helpers/cli.js";
 import { envelopeParams, writeEnvelope } from "../helpers/envelopes.js";
 import {
   killPids,
@@ -221,7 +221,7 @@ describe("containment through serve --stdio", { skip: !LINUX && "reads /proc", t
 });
 
 // Each test runs its own tool and runners: they run at once.
-describe("containment through run", { skip: !LINUX && "reads /proc", timeout: 180_000, concurrency: true }, () => {
+describe("containment through run", { skip: !LINUX && "reads /proc", timeout: 180_000, concurrency: AT_ONCE }, () => {
   const run = (stray: string, timeout = 60, text = "run on") => [
     "run",
     "--no-tui",

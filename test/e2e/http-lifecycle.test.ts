@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { after, describe, it, type TestContext } from "node:test";
 import { assertV1 } from "../helpers/a2a-schema.js";
+import { AT_ONCE } from "../helpers/cli.js";
 import { envelopeParams } from "../helpers/envelopes.js";
 import { type HttpServer, type SseReader, send10, startHttp } from "../helpers/http-server.js";
 import {
@@ -69,7 +70,7 @@ async function endOf(server: HttpServer, taskId: string): Promise<string> {
 const restText = (data: Wire) => data.artifactUpdate?.artifact.parts[0].text;
 
 // Each test has its own server and runners: they run at once.
-describe("serve --http: shutdown", { concurrency: true }, () => {
+describe("serve --http: shutdown", { concurrency: AT_ONCE }, () => {
   it("SIGTERM with open streams on both bindings and a blocking send: final events, exit 0 within 5 s, no child left", async (t) => {
     const instance = randomUUID();
     const server = await serverOf(t, ["--instance", instance]);

@@ -18,6 +18,7 @@ import {
   withA2AExtensions,
 } from "@a2a-js/sdk/client";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
+import { AT_ONCE } from "../helpers/cli.js";
 import { answerParams, echoParams, envelopeParams } from "../helpers/envelopes.js";
 import { type HttpServer, startHttp } from "../helpers/http-server.js";
 import {
@@ -54,7 +55,7 @@ function ownRuns(): { dir: string; runs: () => number } {
 
 // The bindings' tests count the runs of the shared directory, the kept answers' tests their own: both groups run at
 // once.
-describe("idempotency/v1", { concurrency: true }, () => {
+describe("idempotency/v1", { concurrency: AT_ONCE }, () => {
   describe("idempotency/v1 on every binding", { concurrency: false }, () => {
     let bridge: RpcBridge;
     let server: HttpServer;
@@ -207,7 +208,7 @@ describe("idempotency/v1", { concurrency: true }, () => {
   });
 
   // Each test has its own server or bridge and counts the runs of its own directory: they run at once.
-  describe("idempotency/v1 kept answers: restarts, TTL, refusals", { concurrency: true }, () => {
+  describe("idempotency/v1 kept answers: restarts, TTL, refusals", { concurrency: AT_ONCE }, () => {
     it("with --state-dir, a replay after SIGKILL and restart answers as before", async () => {
       const dir = tempDir("idem-state");
       const own = ownRuns();

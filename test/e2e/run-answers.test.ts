@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ADAPTER_URI as ADAPTER, HITL_URI as HITL } from "../../src/core/uris.js";
-import { FIXTURES, runCli } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, runCli } from "../helpers/cli.js";
 import { promptEnvelopeProblems } from "../helpers/hitl-schema.js";
 
 const INTERACTIVE = ["--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"];
@@ -41,7 +41,7 @@ function explain(result: { code: number | null; signal: string | null; stdout: s
 }
 
 // Every test runs its own command on its own file (the examples are only read): the tests of a group run at once.
-describe("run: answers from stdin and --answer", { timeout: 240_000, concurrency: true }, () => {
+describe("run: answers from stdin and --answer", { timeout: 240_000, concurrency: AT_ONCE }, () => {
   it("echo y | run assess-interactive.json → exit 0", async () => {
     const result = await run(INTERACTIVE, "y\n");
     assert.equal(result.code, 0, explain(result));
@@ -117,7 +117,7 @@ describe("run: answers from stdin and --answer", { timeout: 240_000, concurrency
   });
 });
 
-describe("run --json: the prompt as an A2A status-update", { timeout: 240_000, concurrency: true }, () => {
+describe("run --json: the prompt as an A2A status-update", { timeout: 240_000, concurrency: AT_ONCE }, () => {
   it("shows input-required with the hitl-prompt/v1 envelope, then working and completed", async () => {
     const result = await run(["--json", "--answer", "y", ...INTERACTIVE]);
     assert.equal(result.code, 0, explain(result));

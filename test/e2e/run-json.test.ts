@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 import { binaryFixtureBytes } from "../helpers/binary-output.js";
-import { FIXTURES, runCli } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, runCli } from "../helpers/cli.js";
 import { writeEnvelope, writeMessage } from "../helpers/envelopes.js";
 
 const runJson = (file: string) => ["run", "--json", "--workspace", FIXTURES, file];
@@ -168,7 +168,7 @@ describe("run --json: interleaved streams", () => {
 });
 
 // Every other test runs its own command on its own file: they run at once.
-describe("run --json", { concurrency: true }, () => {
+describe("run --json", { concurrency: AT_ONCE }, () => {
   it("env: AIWG_A2A_TASK_ID and AIWG_MISSION_ID are the taskId of the events", async () => {
     const file = writeEnvelope({ working_dir: "env", timeout_seconds: 30 }, { text: ["one", "two"] });
     const result = await runCli(runJson(file));

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { runCli, started } from "../helpers/cli.js";
+import { AT_ONCE, runCli, started } from "../helpers/cli.js";
 import { HITL_URI, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "run-server-"));
@@ -40,7 +40,7 @@ const taskIdIn = (stderr: string) => /task ([0-9a-f-]{36})/.exec(stderr)?.[1] ??
 
 // The bindings, the failures and `tasks` are tested at once, on one server with room for all their tasks: every
 // test follows its own task and asserts on nothing another test could change.
-describe("run --server and tasks against serve --http", { timeout: 240_000, concurrency: true }, () => {
+describe("run --server and tasks against serve --http", { timeout: 240_000, concurrency: AT_ONCE }, () => {
   let server: HttpServer;
   let tokenFile: string;
   before(async () => {
@@ -305,7 +305,7 @@ async function cuttingProxy(
   return { url, cuts: () => cuts, close: () => proxy.close() };
 }
 
-describe("run --server when the stream breaks", { timeout: 120_000, concurrency: true }, () => {
+describe("run --server when the stream breaks", { timeout: 120_000, concurrency: AT_ONCE }, () => {
   let server: HttpServer;
   before(async () => {
     server = await startHttp(["--quiet"]);

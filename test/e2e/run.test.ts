@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
-import { FIXTURES, jsonRun, runCli, started } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, jsonRun, runCli, started } from "../helpers/cli.js";
 import { envelopeParams, writeEnvelope, writeJson, writeMessage } from "../helpers/envelopes.js";
 import { goneWithin, groupRunning, killGroup, pidRunning, procStat } from "../helpers/processes.js";
 
@@ -23,7 +23,7 @@ function cleanupPid(pid: number): void {
 }
 
 // Every test runs its own tool on its own files: the tests of a group run at once, as most of their time is waiting.
-describe("run --no-tui: exit codes and states", { concurrency: true }, () => {
+describe("run --no-tui: exit codes and states", { concurrency: AT_ONCE }, () => {
   it("exit 0 → completed, exit code 0, stdout passes through", async () => {
     const result = await runCli(run(writeEnvelope({ working_dir: "ok", timeout_seconds: 30 })));
     assert.equal(result.code, 0, result.stderr);
@@ -112,7 +112,7 @@ describe("run --no-tui: exit codes and states", { concurrency: true }, () => {
   });
 });
 
-describe("run --no-tui: rejections and usage", { concurrency: true }, () => {
+describe("run --no-tui: rejections and usage", { concurrency: AT_ONCE }, () => {
   it("the escape fixture's symlinked request (→ /etc/hostname) → exit 3, nothing spawned", async () => {
     const file = writeEnvelope({
       working_dir: "escape",
@@ -172,7 +172,7 @@ describe("run --no-tui: rejections and usage", { concurrency: true }, () => {
   });
 });
 
-describe("run --no-tui: processes", { concurrency: true }, () => {
+describe("run --no-tui: processes", { concurrency: AT_ONCE }, () => {
   it("grandchild → after the run, the grandchild it left behind is gone", async () => {
     const result = await runCli(run(writeEnvelope({ working_dir: "grandchild", timeout_seconds: 30 })));
     const pid = Number(/grandchild (\d+)/.exec(result.stdout)?.[1]);
@@ -259,7 +259,7 @@ describe("run --no-tui: processes", { concurrency: true }, () => {
   });
 });
 
-describe("run --no-tui: output and environment", { concurrency: true }, () => {
+describe("run --no-tui: output and environment", { concurrency: AT_ONCE }, () => {
   it("big: 50 MiB of multi-byte UTF-8 arrive byte-identical", async () => {
     const result = await runCli(run(writeEnvelope({ working_dir: "big", timeout_seconds: 120 })), {
       env: { FIXTURE_BYTES: "52428800" },
@@ -295,7 +295,7 @@ describe("run --no-tui: output and environment", { concurrency: true }, () => {
 });
 
 describe("run --no-tui: what section 2 refuses never runs (exit 3), what cannot be read is exit 2", {
-  concurrency: true,
+  concurrency: AT_ONCE,
 }, () => {
   const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
   /** The `ok` fixture prints "ok": empty stdout means nothing ran. */

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { after, describe, it, type TestContext } from "node:test";
 import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
-import { runCli, sleep } from "../helpers/cli.js";
+import { AT_ONCE, runCli, sleep } from "../helpers/cli.js";
 import { answerParams, echoParams, envelopeParams } from "../helpers/envelopes.js";
 import { startWithPid } from "../helpers/fixture-output.js";
 import {
@@ -63,7 +63,7 @@ function maxOverlap(intervals: Array<{ start: number; end: number }>): number {
 }
 
 // Each group has bridges of its own: the groups run at once. A group whose tests are steps of one story says so.
-describe("serve --stdio lifecycle", { concurrency: true }, () => {
+describe("serve --stdio lifecycle", { concurrency: AT_ONCE }, () => {
   describe("serve --stdio: --max-concurrent", { concurrency: false }, () => {
     it("20 tasks with --max-concurrent 4: never more than 4 working at once, all 20 complete", async (t) => {
       const pidDir = tempDir("pids");
@@ -129,7 +129,7 @@ describe("serve --stdio lifecycle", { concurrency: true }, () => {
     });
   });
 
-  describe("serve --stdio: queue", { concurrency: true }, () => {
+  describe("serve --stdio: queue", { concurrency: AT_ONCE }, () => {
     it("a task waiting in submitted can be canceled; it never starts", async (t) => {
       const bridge = await bridgeOf(t, { args: ["--max-concurrent", "1"] });
       const { task: running } = await startWithPid(bridge, "pid-hang", groups);
@@ -194,7 +194,7 @@ describe("serve --stdio lifecycle", { concurrency: true }, () => {
     });
   });
 
-  describe("serve --stdio: shutdown", { concurrency: true }, () => {
+  describe("serve --stdio: shutdown", { concurrency: AT_ONCE }, () => {
     /** Starts a few never-ending tasks (and one queued behind them); returns them with their groups. */
     async function busyBridge(t: TestContext, hangFixture: string) {
       const bridge = await bridgeOf(t, { args: ["--max-concurrent", "3"] });
@@ -287,7 +287,7 @@ describe("serve --stdio lifecycle", { concurrency: true }, () => {
     });
   });
 
-  describe("serve --stdio: --instance", { concurrency: true }, () => {
+  describe("serve --stdio: --instance", { concurrency: AT_ONCE }, () => {
     it("reaches the runner as AIWG_A2A_INSTANCE_ID and appears in the card", async (t) => {
       const instance = "0b9c3f7e-5d2a-4c1b-9e8f-7a6b5c4d3e2f";
       const bridge = await bridgeOf(t, { args: ["--instance", instance] });

@@ -9,7 +9,7 @@ import Sqlite from "better-sqlite3";
 import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
 import { DB_FILE } from "../../src/store/open.js";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
-import { FIXTURES, runCli, sleep } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, runCli, sleep } from "../helpers/cli.js";
 import { answerParams, envelopeParams } from "../helpers/envelopes.js";
 import { mountTmpfs, type Tmpfs } from "../helpers/mounts.js";
 import { editDb, tempDir } from "../helpers/state-dir.js";
@@ -99,7 +99,7 @@ describe("serve --state-dir: one runtime per state dir", () => {
 
 // Each test has a state dir of its own: they run at once.
 describe("serve --state-dir: databases it refuses (exit 2, a clear message, nothing on stdout)", {
-  concurrency: true,
+  concurrency: AT_ONCE,
 }, () => {
   const cases: Array<[string, (dir: string) => void | Promise<void>, RegExp]> = [
     [

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { ADAPTER_URI as URI } from "../../src/core/uris.js";
-import { EXAMPLES, ROOT, runCli, startCli } from "../helpers/cli.js";
+import { AT_ONCE, EXAMPLES, ROOT, runCli, startCli } from "../helpers/cli.js";
 import { envelopeOfFile } from "../helpers/examples.js";
 import { HAS_TMUX, Tmux } from "../helpers/tmux.js";
 import { validateInProcess as validateIn } from "../helpers/validate-in-process.js";
@@ -186,7 +186,7 @@ describe("validate: exit codes", () => {
 });
 
 // Each test reads and writes its own files: the tests of a group run at once.
-describe("validate: human output", { concurrency: true }, () => {
+describe("validate: human output", { concurrency: AT_ONCE }, () => {
   // The full JSON Pointer stays in --json ("errors carry path, code and message"); a person reads the field's
   // path and where it is in the file.
   it("prints every problem with its field as a readable path, its line:column and code", async () => {
@@ -222,7 +222,7 @@ describe("validate: human output", { concurrency: true }, () => {
   });
 });
 
-describe("validate --json", { concurrency: true }, () => {
+describe("validate --json", { concurrency: AT_ONCE }, () => {
   it("one object per file, in order, with exactly the contract's keys", async () => {
     const files = [
       "examples/envelopes/plan.json",
@@ -367,7 +367,7 @@ describe("validate --json", { concurrency: true }, () => {
   });
 });
 
-describe("validate --workspace", { concurrency: true }, () => {
+describe("validate --workspace", { concurrency: AT_ONCE }, () => {
   it("without --workspace the current directory plays it: what is missing there is warned of, as run says", async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/does-not-exist.json")));
     const empty = mkdtempSync(join(temp, "cwd-"));
@@ -449,7 +449,7 @@ describe("validate --workspace", { concurrency: true }, () => {
   });
 });
 
-describe("validate: hostile files and places", { concurrency: true }, () => {
+describe("validate: hostile files and places", { concurrency: AT_ONCE }, () => {
   const rawFile = (name: string, bytes: string | Buffer): string => {
     const path = join(temp, name);
     writeFileSync(path, bytes);
@@ -561,7 +561,7 @@ describe("validate: hostile files and places", { concurrency: true }, () => {
   });
 });
 
-describe("schema", { concurrency: true }, () => {
+describe("schema", { concurrency: AT_ONCE }, () => {
   it("prints a JSON Schema that accepts the valid example envelopes and rejects bad ones", async () => {
     const result = await runCli(["schema"]);
     assert.equal(result.code, 0, result.stderr);
@@ -582,7 +582,7 @@ describe("schema", { concurrency: true }, () => {
   });
 });
 
-describe("validate: near misses, start limits and repeated keys (CONTRACT section 2)", { concurrency: true }, () => {
+describe("validate: near misses, start limits and repeated keys (CONTRACT section 2)", { concurrency: AT_ONCE }, () => {
   const NEAR_MISSES = [
     URI.replace("https:", "http:"),
     URI.toUpperCase(),
@@ -668,7 +668,7 @@ describe("validate: near misses, start limits and repeated keys (CONTRACT sectio
   });
 });
 
-describe("validate: what a person sees", { concurrency: true }, () => {
+describe("validate: what a person sees", { concurrency: AT_ONCE }, () => {
   it("control characters from the file never reach the terminal: a working_dir cannot retitle it or fake a line", async () => {
     const hostile = "/etc\u001b]0;pwned\u0007\u001b[2J\r\nvalid    fake.json\u009b31m";
     const files = [
@@ -690,7 +690,7 @@ describe("validate: what a person sees", { concurrency: true }, () => {
   });
 });
 
-describe("validate: directories, stdin and special files", { concurrency: true }, () => {
+describe("validate: directories, stdin and special files", { concurrency: AT_ONCE }, () => {
   it("a directory is its *.json files, recursively and sorted", async () => {
     const result = await validateIn(["validate", "--json", "examples/envelopes"]);
     assert.equal(result.code, 1);
@@ -748,7 +748,7 @@ describe("validate: directories, stdin and special files", { concurrency: true }
   });
 });
 
-describe("validate and run agree", { concurrency: true }, () => {
+describe("validate and run agree", { concurrency: AT_ONCE }, () => {
   it('without --workspace, "working_dir": "/etc" is refused by both (the current directory plays the workspace)', async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { working_dir: "/etc" })));
     const validated = await runCli(["validate", "--json", file]);
@@ -760,7 +760,7 @@ describe("validate and run agree", { concurrency: true }, () => {
   });
 });
 
-describe("schema: the shipped files", { concurrency: true }, () => {
+describe("schema: the shipped files", { concurrency: AT_ONCE }, () => {
   it("schema prints the input files' schema, equal to schema/adapter-command.schema.json", async () => {
     const result = await runCli(["schema"]);
     assert.equal(result.code, 0, result.stderr);

@@ -59,6 +59,12 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   });
 }
 
+/**
+ * How many tests of a group run at once: enough to overlap their waiting, few enough that a loaded 2-core machine
+ * still starts every runner well within its deadline.
+ */
+export const AT_ONCE = 4;
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The tool started in the background, its output collected as it comes. */
