@@ -28,7 +28,9 @@ if (files.length === 0) {
 }
 // One line per file and failures in full (scripts/test-reporter.mjs); TEST_REPORTER=spec shows every test.
 const reporter = process.env.TEST_REPORTER ?? join(root, "scripts/test-reporter.mjs");
-const args = ["--import", "tsx", "--test", "--test-concurrency=2", `--test-reporter=${reporter}`];
+// Files at once: 2 by default (CI's machine has 2 cores); TEST_CONCURRENCY sets another number.
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? 2);
+const args = ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, `--test-reporter=${reporter}`];
 const result = spawnSync(process.execPath, [...args, ...files], {
   cwd: root,
   stdio: "inherit",

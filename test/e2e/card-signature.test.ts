@@ -22,7 +22,7 @@ import {
 } from "jose";
 import { cardPayload } from "../../src/a2a/card-payload.js";
 import { startBridge } from "../helpers/bridge.js";
-import { FIXTURES, runCli } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, runCli } from "../helpers/cli.js";
 import { type HttpServer, startHttp } from "../helpers/http-server.js";
 import { tempDir } from "../helpers/state-dir.js";
 import type { Wire } from "../helpers/wire.js";
@@ -156,7 +156,8 @@ describe("serve --http: signed cards, a fresh key", () => {
   });
 });
 
-describe("serve --signing-key", () => {
+// Each test starts its own server with a key file of its own: they run at once.
+describe("serve --signing-key", { concurrency: AT_ONCE }, () => {
   const dir = tempDir("signing");
 
   it("a PEM Ed25519 key: the key set holds its public key, and the card verifies", async () => {

@@ -7,12 +7,11 @@ import assert from "node:assert/strict";
 import { after, afterEach, describe, it } from "node:test";
 import { killLeftovers } from "../../src/core/task/process-identity.js";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
-import { conclusive, FIXTURES, sleep, started } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, sleep, started } from "../helpers/cli.js";
 import { envelopeParams, writeEnvelope } from "../helpers/envelopes.js";
 import {
   killPids,
   killToolAndWatchdog,
-  pidRunning,
   procStat,
   strayPids,
   survivorsAfter,
@@ -55,7 +54,7 @@ interface Started {
   task: Wire;
   /** The runner's pid and its children's, as far as it printed them. */
   pids: number[];
-  /** False when the task ended before the runner said `ready` (a deadline too short for a loaded machine). */
+  /** False when the task ended before the runner said `ready`. */
   ready: boolean;
   /** Waits for the final status event. */
   final: () => Promise<TaskEvent>;
@@ -101,26 +100,24 @@ describe("containment through serve --stdio", { skip: !LINUX && "reads /proc", t
     assert.ok(guardOf(bridge.stderr), bridge.stderr);
   });
 
+  // Every runner must have started its children before its deadline, or the test would prove nothing about them:
+  // 6 s is ample for the runners to start here together, and one that did not is a failure that says so.
   for (const end of ["exit", "timeout", "cancel"] as const) {
-    it(`${end}: no process of any stray fixture runs 5 s after its task ended`, async (t) => {
+    it(`${end}: no process of any stray fixture runs 5 s after its task ended`, async () => {
       const expected = { exit: "completed", timeout: "failed", cancel: "canceled" }[end];
-      const timeout = end === "timeout" ? 4 : 60;
-      const once = async () => {
-        const bridge = await bridgeOf();
-        const strays = strayFixturesFor(guardOf(bridge.stderr));
-        const ready = await Promise.all(
-          strays.map(async (stray) => {
-            const { task, pids, ready, final } = await startStray(bridge, stray, { exit: end === "exit", timeout });
-            if (end === "cancel") await bridge.call("tasks/cancel", { id: task.id });
-            const status = (await final()).status;
-            assert.equal(status.state, expected, `stray-${stray}: ${JSON.stringify(status)}`);
-            assert.deepEqual(await survivorsAfter(pids, 5000), [], `stray-${stray}: still running`);
-            return ready;
-          }),
-        );
-        return ready.every(Boolean);
-      };
-      await conclusive(t, once, `a ${timeout} s deadline`);
+      const timeout = end === "timeout" ? 6 : 60;
+      const bridge = await bridgeOf();
+      const strays = strayFixturesFor(guardOf(bridge.stderr));
+      await Promise.all(
+        strays.map(async (stray) => {
+          const { task, pids, ready, final } = await startStray(bridge, stray, { exit: end === "exit", timeout });
+          assert.ok(ready, `stray-${stray} had not started its children by its ${timeout} s deadline`);
+          if (end === "cancel") await bridge.call("tasks/cancel", { id: task.id });
+          const status = (await final()).status;
+          assert.equal(status.state, expected, `stray-${stray}: ${JSON.stringify(status)}`);
+          assert.deepEqual(await survivorsAfter(pids, 5000), [], `stray-${stray}: still running`);
+        }),
+      );
     });
   }
 
@@ -154,30 +151,31 @@ describe("containment through serve --stdio", { skip: !LINUX && "reads /proc", t
     });
   }
 
-  it("SIGKILL of the bridge while its runners sleep (timeout_seconds 3): gone within 3 s + grace + 3 s", async (t) => {
-    const once = async () => {
-      const bridge = await bridgeOf();
-      const t0 = Date.now(); // before the dispatch: a safe start for the deadline
-      const strays = ["ignore-term", "setsid", "double-fork"] as const;
-      const running = await Promise.all(strays.map((stray) => startStray(bridge, stray, { timeout: 3 })));
-      if (!running.every((r) => r.ready)) return false;
-      bridge.child.kill("SIGKILL");
-      const budget = t0 + (3 + GRACE_S + 3) * 1000 - Date.now();
-      assert.deepEqual(
-        await survivorsAfter(
-          running.flatMap((r) => r.pids),
-          budget,
-        ),
-        [],
-      );
-      return true;
-    };
-    await conclusive(t, once, "a 3 s deadline");
+  // The runners must be ready before their deadline (5 s, ample here; one that was not fails the test), so that
+  // the watchdog, not the bridge, is what ends them.
+  it("SIGKILL of the bridge while its runners sleep (timeout_seconds 5): gone within 5 s + grace + 3 s", async () => {
+    const bridge = await bridgeOf();
+    const t0 = Date.now(); // before the dispatch: a safe start for the deadline
+    const strays = ["ignore-term", "setsid", "double-fork"] as const;
+    const running = await Promise.all(strays.map((stray) => startStray(bridge, stray, { timeout: 5 })));
+    assert.ok(
+      running.every((r) => r.ready),
+      "the runners had not started their children by their 5 s deadline",
+    );
+    bridge.child.kill("SIGKILL");
+    const budget = t0 + (5 + GRACE_S + 3) * 1000 - Date.now();
+    assert.deepEqual(
+      await survivorsAfter(
+        running.flatMap((r) => r.pids),
+        budget,
+      ),
+      [],
+    );
   });
 
   it("a watchdog killed while tasks run is started again, and still ends them when the bridge is SIGKILLed", async () => {
     const bridge = await bridgeOf();
-    const { pids, ready } = await startStray(bridge, "detached");
+    const { task, pids, ready } = await startStray(bridge, "detached");
     assert.ok(ready);
     const first = watchdogOf(bridge.pid);
     assert.ok(first, "a watchdog runs beside the bridge");
@@ -188,7 +186,9 @@ describe("containment through serve --stdio", { skip: !LINUX && "reads /proc", t
       second = watchdogOf(bridge.pid);
     }
     assert.ok(second && second !== first, "another watchdog was started");
-    await sleep(500); // it has read what it watches
+    // The bridge writes what it watches to a new watchdog in the turn that starts it (src/core/containment/
+    // watchdog.ts), so an answer to a later request means it was written; the pipe keeps it after the bridge dies.
+    await bridge.call("tasks/get", { id: task.id });
     bridge.child.kill("SIGKILL");
     assert.deepEqual(await survivorsAfter(pids, (GRACE_S + 3) * 1000), []);
   });
@@ -220,7 +220,8 @@ describe("containment through serve --stdio", { skip: !LINUX && "reads /proc", t
   });
 });
 
-describe("containment through run", { skip: !LINUX && "reads /proc", timeout: 180_000 }, () => {
+// Each test runs its own tool and runners: they run at once.
+describe("containment through run", { skip: !LINUX && "reads /proc", timeout: 180_000, concurrency: AT_ONCE }, () => {
   const run = (stray: string, timeout = 60, text = "run on") => [
     "run",
     "--no-tui",
@@ -264,42 +265,33 @@ describe("containment through run", { skip: !LINUX && "reads /proc", timeout: 18
     }
   });
 
-  it("SIGKILL while the runner sleeps under timeout_seconds 3: runner and children gone within 3 s + grace + 3 s", async (t) => {
-    const once = async () => {
-      const t0 = Date.now();
-      const live = started(run("stray-ignore-term", 3));
-      try {
-        const ready = await live.waitFor(/^ready$/m, 20_000).catch(() => undefined);
-        const pids = strayPids(live.stdout());
-        leftBehind.push(...pids);
-        if (!ready) return false; // the deadline came first
-        live.child.kill("SIGKILL");
-        assert.deepEqual(await survivorsAfter(pids, t0 + (3 + GRACE_S + 3) * 1000 - Date.now()), []);
-        return true;
-      } finally {
-        live.stop();
-      }
-    };
-    await conclusive(t, once, "a 3 s deadline");
+  // The runner must be ready before its deadline (4 s, ample here): one that was not fails the test (waitFor).
+  it("SIGKILL while the runner sleeps under timeout_seconds 4: runner and children gone within 4 s + grace + 3 s", async () => {
+    const t0 = Date.now();
+    const live = started(run("stray-ignore-term", 4));
+    try {
+      await live.waitFor(/^ready$/m, 20_000);
+      const pids = strayPids(live.stdout());
+      leftBehind.push(...pids);
+      live.child.kill("SIGKILL");
+      assert.deepEqual(await survivorsAfter(pids, t0 + (4 + GRACE_S + 3) * 1000 - Date.now()), []);
+    } finally {
+      live.stop();
+    }
   });
 
-  it("SIGKILL during the grace (a runner deaf to SIGTERM past its 3 s deadline): gone by deadline + grace + 3 s", async (t) => {
-    const once = async () => {
-      const live = started(run("pid-ignore-term", 3));
-      try {
-        const pid = Number((await live.waitFor(/^pid (\d+)$/m, 20_000))[1]);
-        // Its first line came after the dispatch, so the deadline is at most 3 s from now.
-        const deadline = Date.now() + 3000;
-        leftBehind.push(pid);
-        await sleep(deadline + 500 - Date.now()); // past the deadline: SIGTERM was sent, and ignored
-        if (!pidRunning(pid)) return false; // its grace was over before the tool could be killed in it
-        live.child.kill("SIGKILL");
-        assert.deepEqual(await survivorsAfter([pid], deadline + (GRACE_S + 3) * 1000 - Date.now()), []);
-        return true;
-      } finally {
-        live.stop();
-      }
-    };
-    await conclusive(t, once, "its 3 s deadline and the grace after it");
+  it("SIGKILL during the grace (a runner deaf to SIGTERM past its 4 s deadline): gone by deadline + grace + 3 s", async () => {
+    const live = started(run("pid-term-loud", 4));
+    try {
+      const pid = Number((await live.waitFor(/^pid (\d+)$/m, 20_000))[1]);
+      leftBehind.push(pid);
+      // The runner says so when the deadline's SIGTERM reaches it: the deadline is behind, the grace has begun.
+      await live.waitFor(/^got SIGTERM, ignoring$/m, 20_000);
+      const sigterm = Date.now();
+      live.child.kill("SIGKILL");
+      assert.deepEqual(await survivorsAfter([pid], sigterm + (GRACE_S + 3) * 1000 - Date.now()), []);
+    } finally {
+      live.stop();
+    }
   });
 });

@@ -3,25 +3,33 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { afterEach, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
+import { after, describe, it, type TestContext } from "node:test";
 import { assertV1 } from "../helpers/a2a-schema.js";
+import { AT_ONCE } from "../helpers/cli.js";
 import { envelopeParams } from "../helpers/envelopes.js";
 import { type HttpServer, type SseReader, send10, startHttp } from "../helpers/http-server.js";
-import { groupGoneWithin, killGroup, processesWithEnv } from "../helpers/processes.js";
+import {
+  goneWithin,
+  groupGoneWithin,
+  groupRunning,
+  killGroup,
+  processesWithEnv,
+  trueWithin,
+  written,
+} from "../helpers/processes.js";
 import { WebhookReceiver } from "../helpers/webhook-receiver.js";
 import type { Wire } from "../helpers/wire.js";
 
-const servers: HttpServer[] = [];
+/** Process groups of runners the tests started, killed at the end should a failing test leave one. */
 const groups: number[] = [];
-afterEach(async () => {
-  for (const server of servers.splice(0)) await server.close();
-  for (const pgid of groups.splice(0)) killGroup(pgid);
+after(() => {
+  for (const pgid of groups) killGroup(pgid);
 });
 
-async function serverOf(args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<HttpServer> {
+/** Starts a server that is closed when the test `t` ends. */
+async function serverOf(t: TestContext, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<HttpServer> {
   const server = await startHttp(args, env);
-  servers.push(server);
+  t.after(() => server.close());
   return server;
 }
 
@@ -61,10 +69,11 @@ async function endOf(server: HttpServer, taskId: string): Promise<string> {
 
 const restText = (data: Wire) => data.artifactUpdate?.artifact.parts[0].text;
 
-describe("serve --http: shutdown", () => {
-  it("SIGTERM with open streams on both bindings and a blocking send: final events, exit 0 within 5 s, no child left", async () => {
+// Each test has its own server and runners: they run at once.
+describe("serve --http: shutdown", { concurrency: AT_ONCE }, () => {
+  it("SIGTERM with open streams on both bindings and a blocking send: final events, exit 0 within 5 s, no child left", async (t) => {
     const instance = randomUUID();
-    const server = await serverOf(["--instance", instance]);
+    const server = await serverOf(t, ["--instance", instance]);
     const rest = await server.stream("/a2a/rest/message:stream", { method: "POST", body: hang() });
     const rpc10 = await server.stream("/a2a/jsonrpc", {
       method: "POST",
@@ -85,8 +94,8 @@ describe("serve --http: shutdown", () => {
       await pidOf(rpc03, (data) => data.result.artifact?.parts[0].text),
     ];
     const blocking = server.fetch("/a2a/rest/message:send", { method: "POST", body: hang() });
-    await sleep(300);
-    assert.ok(processesWithEnv("AIWG_A2A_INSTANCE_ID", instance).length >= 4, "four runners are running");
+    const runners = () => processesWithEnv("AIWG_A2A_INSTANCE_ID", instance).length;
+    assert.ok(await trueWithin(() => runners() >= 4, 10_000), `four runners are running (${runners()})`);
 
     const exit = await server.close();
     assert.equal(exit.code, 0, server.stderr);
@@ -107,49 +116,57 @@ describe("serve --http: shutdown", () => {
     assert.deepEqual(processesWithEnv("AIWG_A2A_INSTANCE_ID", instance), [], "no runner of this server is left");
   });
 
-  it("SIGINT with a client that does not read its stream: still exit 0 within 5 s, no child left", async () => {
+  it("SIGINT with a client that does not read its stream: still exit 0 within 5 s, no child left", async (t) => {
     const instance = randomUUID();
-    const server = await serverOf(["--instance", instance], { FIXTURE_BYTES: String(512 * 1024 * 1024) });
+    const server = await serverOf(t, ["--instance", instance], { FIXTURE_BYTES: String(512 * 1024 * 1024) });
     const stream = await server.stream(
       "/a2a/rest/message:stream",
       { method: "POST", body: send10("flood", { envelope: { working_dir: "flood", timeout_seconds: 60 } }) },
       () => false,
     );
     stream.pause();
-    await sleep(500);
+    // The runner has written more than the pipes and the socket can hold between it and the paused client.
+    const runnerWrote = () => {
+      const [runner] = processesWithEnv("AIWG_A2A_INSTANCE_ID", instance);
+      return runner !== undefined && (written(runner) ?? 0) > 32 * 1024 * 1024;
+    };
+    assert.ok(await trueWithin(runnerWrote, 20_000), "the runner wrote 32 MiB");
     const t0 = Date.now();
     server.child.kill("SIGINT");
     const exit = await server.exited;
     assert.equal(exit.code, 0, server.stderr);
     assert.ok(Date.now() - t0 < 5000, `exited after ${Date.now() - t0} ms`);
     stream.destroy();
-    await sleep(200);
-    assert.deepEqual(processesWithEnv("AIWG_A2A_INSTANCE_ID", instance), []);
+    const left = () => processesWithEnv("AIWG_A2A_INSTANCE_ID", instance);
+    assert.ok(await goneWithin(() => left().length > 0, 2000), `no runner of this server is left: ${left()}`);
   });
 });
 
 describe("serve --http: clients that leave or stop reading", () => {
-  it("a client that goes away stops following; the task goes on and can be followed again", async () => {
-    const server = await serverOf();
+  it("a client that goes away stops following; the task goes on and can be followed again", async (t) => {
+    const server = await serverOf(t);
     const stream = await server.stream("/a2a/rest/message:stream", { method: "POST", body: hang() });
     const pgid = await pidOf(stream, restText);
     const taskId = (await server.fetch("/a2a/rest/tasks?pageSize=1")).body.tasks[0].id;
     stream.destroy();
-    await sleep(300);
+    // Requests made after the client left are answered after the server heard of it: by then a cancel for the
+    // leaving would have ended the task, and SIGTERM the runner (pid-hang stops on it).
+    const again = await server.stream(`/a2a/rest/tasks/${taskId}:subscribe`);
+    const first = (await again.next())?.data.task;
+    assert.equal(first?.id, taskId);
+    assert.equal(first?.status.state, "TASK_STATE_WORKING");
     const task = (await server.fetch(`/a2a/rest/tasks/${taskId}`)).body;
     assert.equal(task.status.state, "TASK_STATE_WORKING");
-    assert.ok(!(await groupGoneWithin(pgid, 200)), "the runner still runs");
-    const again = await server.stream(`/a2a/rest/tasks/${taskId}:subscribe`);
-    assert.equal((await again.next())?.data.task.id, taskId);
+    assert.ok(groupRunning(pgid), "the runner still runs");
     await server.fetch(`/a2a/rest/tasks/${taskId}:cancel`, { method: "POST" });
     assert.equal((await again.rest()).at(-1)?.data.statusUpdate.status.state, "TASK_STATE_CANCELED");
     assert.ok(await groupGoneWithin(pgid, 5000));
   });
 
-  it("a client that stops reading never holds the task back: memory stays bounded, the task completes, and the stalled stream ends with SLOW_CONSUMER", async () => {
+  it("a client that stops reading never holds the task back: memory stays bounded, the task completes, and the stalled stream ends with SLOW_CONSUMER", async (t) => {
     const FLOOD = 200 * 1024 * 1024;
     const LIMIT = 4 * 1024 * 1024;
-    const server = await serverOf(["--max-output-bytes", String(LIMIT)], { FIXTURE_BYTES: String(FLOOD) });
+    const server = await serverOf(t, ["--max-output-bytes", String(LIMIT)], { FIXTURE_BYTES: String(FLOOD) });
     let stalledBytes = 0;
     const stalled = await server.stream(
       "/a2a/rest/message:stream",
@@ -183,9 +200,9 @@ describe("serve --http: clients that leave or stop reading", () => {
     assert.ok(stalledBytes < FLOOD, `the stalled stream got ${stalledBytes} of ${FLOOD} bytes`);
   });
 
-  it("JSON-RPC: a stalled 1.0 stream ends with an error response of its request's id (-32000, SLOW_CONSUMER)", async () => {
+  it("JSON-RPC: a stalled 1.0 stream ends with an error response of its request's id (-32000, SLOW_CONSUMER)", async (t) => {
     const FLOOD = 64 * 1024 * 1024;
-    const server = await serverOf(["--max-output-bytes", String(1024 * 1024)], { FIXTURE_BYTES: String(FLOOD) });
+    const server = await serverOf(t, ["--max-output-bytes", String(1024 * 1024)], { FIXTURE_BYTES: String(FLOOD) });
     const stalled = await server.stream(
       "/a2a/jsonrpc",
       {
@@ -210,12 +227,14 @@ describe("serve --http: clients that leave or stop reading", () => {
     assert.equal(last?.data?.error.data[0].reason, "SLOW_CONSUMER");
   });
 
-  it("beside a stalled stream, another stream of the task and its webhook get every byte and the end", async () => {
+  it("beside a stalled stream, another stream of the task and its webhook get every byte and the end", async (t) => {
     const OUTPUT = 48 * 1024 * 1024;
     // The webhook cannot hold the task back (CONTRACT 9.3): it must keep up within its queue, the output limit. 16 MiB
     // is a second of the runner's output, room for a receiver in a test process busy reading the other stream; the
     // stalled stream still overflows, as it may keep 16 MiB behind of 48.
-    const server = await serverOf(["--max-output-bytes", String(16 * 1024 * 1024)], { FIXTURE_BYTES: String(OUTPUT) });
+    const server = await serverOf(t, ["--max-output-bytes", String(16 * 1024 * 1024)], {
+      FIXTURE_BYTES: String(OUTPUT),
+    });
 
     const receiver = await WebhookReceiver.start();
     try {
@@ -265,8 +284,8 @@ describe("serve --http: clients that leave or stop reading", () => {
     }
   });
 
-  it("many clients at once: 50 streams and 50 sends in parallel are all served", async () => {
-    const server = await serverOf(["--max-concurrent", "8"]);
+  it("many clients at once: 50 streams and 50 sends in parallel are all served", async (t) => {
+    const server = await serverOf(t, ["--max-concurrent", "8"]);
     const streams = Array.from({ length: 50 }, (_, i) =>
       server.stream("/a2a/rest/message:stream", { method: "POST", body: send10(`s${i}`) }),
     );

@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { assertV1, card10 } from "../helpers/a2a-schema.js";
-import { FIXTURES, runCli } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, runCli } from "../helpers/cli.js";
 import { assertStatus, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 import { tempDir } from "../helpers/state-dir.js";
 
@@ -308,7 +308,8 @@ describe("serve --http: CORS for an allowed origin", () => {
   });
 });
 
-describe("serve --http: start options", () => {
+// Each test starts its own server or command: they run at once.
+describe("serve --http: start options", { concurrency: AT_ONCE }, () => {
   const serveArgs = ["serve", "--http", "--port", "0", "--workspace", FIXTURES];
 
   it("--no-auth on an address other hosts can reach is refused: exit 2, saying why", async () => {

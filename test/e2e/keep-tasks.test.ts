@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
-import { FIXTURES, runCli } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, runCli } from "../helpers/cli.js";
 import { envelopeParams } from "../helpers/envelopes.js";
 import { tempDir } from "../helpers/state-dir.js";
 import type { Wire } from "../helpers/wire.js";
@@ -37,7 +37,8 @@ async function listed(bridge: RpcBridge): Promise<{ ids: string[]; totalSize: nu
   return { ids: page.tasks.map((task: Wire) => task.id).sort(), totalSize: page.totalSize };
 }
 
-describe("serve --keep-tasks", () => {
+// Each test has its own bridge and state dir: the tests of a group run at once.
+describe("serve --keep-tasks", { concurrency: AT_ONCE }, () => {
   it("--state-dir with --keep-tasks 2: after 3 ended tasks the oldest is gone, now and after a restart", async () => {
     const dir = tempDir();
     const args = ["--state-dir", dir, "--keep-tasks", "2"];
@@ -71,7 +72,7 @@ describe("serve --keep-tasks", () => {
   });
 });
 
-describe("serve --keep-bytes", () => {
+describe("serve --keep-bytes", { concurrency: AT_ONCE }, () => {
   it("a budget smaller than one task's bytes keeps only the task that ended last", async () => {
     const dir = tempDir();
     const bridge = await bridgeWith(["--state-dir", dir, "--keep-bytes", "1"]);
@@ -87,7 +88,9 @@ describe("serve --keep-bytes", () => {
   });
 });
 
-describe("serve --keep-tasks and --keep-bytes: values out of range are usage errors (exit 2)", () => {
+describe("serve --keep-tasks and --keep-bytes: values out of range are usage errors (exit 2)", {
+  concurrency: AT_ONCE,
+}, () => {
   for (const [flag, value, expected] of [
     ["--keep-tasks", "0", "from 1 to 1,000,000"],
     ["--keep-tasks", "1000001", "from 1 to 1,000,000"],

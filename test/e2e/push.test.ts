@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { assertStreamResponse } from "../helpers/a2a-schema.js";
 import { startBridge } from "../helpers/bridge.js";
+import { AT_ONCE } from "../helpers/cli.js";
 import { answer10, HITL_URI, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 import { tempDir } from "../helpers/state-dir.js";
 import { WebhookReceiver } from "../helpers/webhook-receiver.js";
@@ -291,7 +292,8 @@ describe("push notifications over HTTP (1.0)", () => {
   });
 });
 
-describe("push notifications: REST, 0.3, stdio, restart", () => {
+// Each test has its own server or bridge and receiver: they run at once.
+describe("push notifications: REST, 0.3, stdio, restart", { concurrency: AT_ONCE }, () => {
   it("REST: POST, GET, list, DELETE under /a2a/rest/tasks/{id}/pushNotificationConfigs", async () => {
     const server = await startHttp();
     const receiver = await WebhookReceiver.start();

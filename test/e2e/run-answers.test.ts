@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ADAPTER_URI as ADAPTER, HITL_URI as HITL } from "../../src/core/uris.js";
-import { FIXTURES, runCli } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, runCli } from "../helpers/cli.js";
 import { promptEnvelopeProblems } from "../helpers/hitl-schema.js";
 
 const INTERACTIVE = ["--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"];
@@ -16,9 +16,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 const scratch = mkdtempSync(join(tmpdir(), "run-answers-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A bare envelope for the fixture runner `name`, written to a scratch file. */
+let files = 0;
+/** A bare envelope for the fixture runner `name`, written to a scratch file of its own (tests run at once). */
 function envelopeFile(name: string, fields: Record<string, unknown> = {}): string {
-  const file = join(scratch, `${name}-${Object.keys(fields).join("-") || "plain"}.json`);
+  const file = join(scratch, `${++files}-${name}-${Object.keys(fields).join("-") || "plain"}.json`);
   const envelope = {
     adapter: "sandbox-agent-runner",
     mode: "assess",
@@ -39,7 +40,8 @@ function explain(result: { code: number | null; signal: string | null; stdout: s
   return `exit ${result.code} (signal ${result.signal})\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`;
 }
 
-describe("run: answers from stdin and --answer", { timeout: 240_000 }, () => {
+// Every test runs its own command on its own file (the examples are only read): the tests of a group run at once.
+describe("run: answers from stdin and --answer", { timeout: 240_000, concurrency: AT_ONCE }, () => {
   it("echo y | run assess-interactive.json → exit 0", async () => {
     const result = await run(INTERACTIVE, "y\n");
     assert.equal(result.code, 0, explain(result));
@@ -115,7 +117,7 @@ describe("run: answers from stdin and --answer", { timeout: 240_000 }, () => {
   });
 });
 
-describe("run --json: the prompt as an A2A status-update", { timeout: 240_000 }, () => {
+describe("run --json: the prompt as an A2A status-update", { timeout: 240_000, concurrency: AT_ONCE }, () => {
   it("shows input-required with the hitl-prompt/v1 envelope, then working and completed", async () => {
     const result = await run(["--json", "--answer", "y", ...INTERACTIVE]);
     assert.equal(result.code, 0, explain(result));

@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import { describe, it } from "node:test";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 import { binaryFixtureBytes } from "../helpers/binary-output.js";
-import { FIXTURES, runCli } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, runCli } from "../helpers/cli.js";
 import { writeEnvelope, writeMessage } from "../helpers/envelopes.js";
 
 const runJson = (file: string) => ["run", "--json", "--workspace", FIXTURES, file];
@@ -132,7 +132,9 @@ async function interleaved(fixture: string, count: number) {
   return { events, chunks };
 }
 
-describe("run --json", () => {
+// The order of two pipes is only as good as the machine's load allows (test/fixtures/README.md, interleave-slow):
+// these run alone.
+describe("run --json: interleaved streams", () => {
   it("interleave: A2A events; seq strictly increasing across both streams; each stream's text exact", async () => {
     const { events, chunks } = await interleaved("interleave", 200);
     const states = events.filter((event) => event.kind === "status-update").map((event) => event.status?.state);
@@ -163,7 +165,10 @@ describe("run --json", () => {
     }
     assert.equal(rebuilt, expected);
   });
+});
 
+// Every other test runs its own command on its own file: they run at once.
+describe("run --json", { concurrency: AT_ONCE }, () => {
   it("env: AIWG_A2A_TASK_ID and AIWG_MISSION_ID are the taskId of the events", async () => {
     const file = writeEnvelope({ working_dir: "env", timeout_seconds: 30 }, { text: ["one", "two"] });
     const result = await runCli(runJson(file));

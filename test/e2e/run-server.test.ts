@@ -8,15 +8,16 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { runCli, started } from "../helpers/cli.js";
+import { AT_ONCE, runCli, started } from "../helpers/cli.js";
 import { HITL_URI, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "run-server-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A bare envelope for the fixture runner `name`. */
+let files = 0;
+/** A bare envelope for the fixture runner `name`, in a file of its own (tests that run at once never share one). */
 function envelopeFile(name: string, fields: Record<string, unknown> = {}): string {
-  const file = join(scratch, `${name}-${Object.keys(fields).join("-") || "plain"}.json`);
+  const file = join(scratch, `${++files}-${name}-${Object.keys(fields).join("-") || "plain"}.json`);
   writeFileSync(
     file,
     JSON.stringify({
@@ -37,11 +38,13 @@ function explain(result: { code: number | null; stdout: string; stderr: string }
 
 const taskIdIn = (stderr: string) => /task ([0-9a-f-]{36})/.exec(stderr)?.[1] ?? "";
 
-describe("run --server and tasks against serve --http", { timeout: 240_000 }, () => {
+// The bindings, the failures and `tasks` are tested at once, on one server with room for all their tasks: every
+// test follows its own task and asserts on nothing another test could change.
+describe("run --server and tasks against serve --http", { timeout: 240_000, concurrency: AT_ONCE }, () => {
   let server: HttpServer;
   let tokenFile: string;
   before(async () => {
-    server = await startHttp(["--settle-ms", "100", "--quiet"]);
+    server = await startHttp(["--settle-ms", "100", "--quiet", "--max-concurrent", "16"]);
     tokenFile = server.start.tokenFile as string;
   });
   after(async () => {
@@ -49,7 +52,8 @@ describe("run --server and tasks against serve --http", { timeout: 240_000 }, ()
   });
 
   for (const binding of ["jsonrpc", "rest"] as const) {
-    describe(`--binding ${binding}`, () => {
+    // One binding's tests one after another; the two bindings at once.
+    describe(`--binding ${binding}`, { concurrency: false }, () => {
       const remote = (args: string[], input = "") =>
         runCli(["run", "--server", server.url, "--token-file", tokenFile, "--binding", binding, ...args], {
           input,
@@ -110,18 +114,12 @@ describe("run --server and tasks against serve --http", { timeout: 240_000 }, ()
       });
 
       it("Ctrl-C cancels the task on the server: GetTask says canceled, exit 130", async () => {
-        const run = started([
-          "run",
-          "--server",
-          server.url,
-          "--token-file",
-          tokenFile,
-          "--binding",
-          binding,
-          envelopeFile("pid-hang"),
-        ]);
+        const run = started(
+          ["run", "--server", server.url, "--token-file", tokenFile, "--binding", binding, envelopeFile("pid-hang")],
+          { guardMs: 60_000 },
+        );
         try {
-          await run.waitFor(/pid \d+/);
+          await run.waitFor(/pid \d+/, 30_000);
           run.child.kill("SIGINT");
           const code = await run.closed;
           assert.equal(code, 130, run.stderr());
@@ -307,7 +305,7 @@ async function cuttingProxy(
   return { url, cuts: () => cuts, close: () => proxy.close() };
 }
 
-describe("run --server when the stream breaks", { timeout: 120_000 }, () => {
+describe("run --server when the stream breaks", { timeout: 120_000, concurrency: AT_ONCE }, () => {
   let server: HttpServer;
   before(async () => {
     server = await startHttp(["--quiet"]);

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { realpathSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
-import { conclusive, FIXTURES, runCli, started } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, jsonRun, runCli, started } from "../helpers/cli.js";
 import { envelopeParams, writeEnvelope, writeJson, writeMessage } from "../helpers/envelopes.js";
 import { goneWithin, groupRunning, killGroup, pidRunning, procStat } from "../helpers/processes.js";
 
@@ -22,7 +22,8 @@ function cleanupPid(pid: number): void {
   }
 }
 
-describe("run --no-tui: exit codes and states", () => {
+// Every test runs its own tool on its own files: the tests of a group run at once, as most of their time is waiting.
+describe("run --no-tui: exit codes and states", { concurrency: AT_ONCE }, () => {
   it("exit 0 → completed, exit code 0, stdout passes through", async () => {
     const result = await runCli(run(writeEnvelope({ working_dir: "ok", timeout_seconds: 30 })));
     assert.equal(result.code, 0, result.stderr);
@@ -44,48 +45,51 @@ describe("run --no-tui: exit codes and states", () => {
     assert.match(result.stderr, /^adapter-command: containment: (cgroup|marker|group)\nfailing\n/);
   });
 
-  // Timing: the deadline runs from the dispatch, which comes after the tool has started, so the time from spawning
-  // the tool is a safe lower bound; the upper bound is taken from the command's first output reaching the test,
-  // so a slow start of the tool on a loaded machine does not count against it. A run in which the runner did not
-  // even print its first line before the 1 s deadline proves nothing about timing: it is tried again.
-  it("hang with timeout_seconds 1 → exit 124 about 1 s after the deadline", async (t) => {
-    await conclusive(t, async () => {
-      const live = started(run(writeEnvelope({ working_dir: "hang", timeout_seconds: 1 })));
-      try {
-        const code = await live.closed;
-        assert.equal(code, 124, live.stderr());
-        assert.match(live.stderr(), /timed out/);
-        const total = live.total();
-        assert.ok(total >= 0.9, `ended ${total.toFixed(2)} s after the start, before the deadline`);
-        if (live.stdout() === "") return false;
-        assert.equal(live.stdout(), "hanging\n");
-        const after = live.sinceFirstOutput();
-        assert.ok(after < 2.5, `ended ${after.toFixed(2)} s after the first output (${total.toFixed(2)} s in all)`);
-        return true;
-      } finally {
-        live.stop();
-      }
-    });
+  // Timing from what the tool reports, so that a slow start on a loaded machine neither fails nor skips the test:
+  // the deadline runs from the dispatch, which comes after the submitted status of `run --json` (jsonRun). Plain
+  // `run` gets the same ending in its words, and its exit no earlier than the deadline after its own start.
+  it("hang with timeout_seconds 1 → exit 124, 'timed out', ended within 2.5 s after the deadline", async () => {
+    const file = writeEnvelope({ working_dir: "hang", timeout_seconds: 1 });
+    const plain = started(run(file));
+    const json = started(["run", "--json", "--workspace", FIXTURES, file]);
+    try {
+      assert.equal(await plain.closed, 124, plain.stderr());
+      assert.match(plain.stderr(), /timed out after 1 s/);
+      assert.ok(plain.total() >= 1, `ended ${plain.total().toFixed(2)} s after the start, before the deadline`);
+      assert.equal(await json.closed, 124, json.stderr());
+      const { final, submittedAt, endedAt } = jsonRun(json.stdout());
+      assert.equal(final?.status.state, "failed");
+      // 10 ms of slack: timestamps are whole milliseconds and a timer may fire a millisecond early.
+      assert.ok(endedAt - submittedAt >= 990, `ended ${endedAt - submittedAt} ms after it was submitted`);
+      const after = (json.closedAtEpoch() - submittedAt - 1000) / 1000;
+      assert.ok(after < 2.5, `exited ${after.toFixed(2)} s after the deadline at the latest`);
+    } finally {
+      plain.stop();
+      json.stop();
+    }
   });
 
-  it("ignore-term with timeout 1 → SIGKILL 2 s after SIGTERM: exit 124", async (t) => {
-    await conclusive(t, async () => {
-      const live = started(run(writeEnvelope({ working_dir: "ignore-term", timeout_seconds: 1 })));
-      try {
-        const code = await live.closed;
-        assert.equal(code, 124, live.stderr());
-        // "ready" is printed after the SIGTERM handler is installed; without it SIGTERM alone ended the runner.
-        if (!live.stdout().startsWith("ready\n")) return false;
-        assert.match(live.stdout(), /got SIGTERM, ignoring/);
-        const total = live.total();
-        const after = live.sinceFirstOutput();
-        assert.ok(total >= 2.9, `ended ${total.toFixed(2)} s after the start, before deadline + grace`);
-        assert.ok(after < 6, `ended ${after.toFixed(2)} s after the first output (${total.toFixed(2)} s in all)`);
-        return true;
-      } finally {
-        live.stop();
-      }
-    });
+  // The runner must have set its SIGTERM handler before its deadline: 4 s is ample for a Node to start here, and a
+  // runner that did not is a failure that says so, not a skip. The test ends when the tool does.
+  it("ignore-term: SIGKILL 2 s after the SIGTERM it ignored → exit 124", async () => {
+    const live = started(
+      ["run", "--json", "--workspace", FIXTURES, writeEnvelope({ working_dir: "ignore-term", timeout_seconds: 4 })],
+      { guardMs: 30_000 },
+    );
+    try {
+      assert.equal(await live.closed, 124, live.stderr());
+      const { final, submittedAt, endedAt, stdout } = jsonRun(live.stdout());
+      assert.ok(stdout.startsWith("ready\n"), `the runner had not started by its 4 s deadline: ${stdout}`);
+      // Without the SIGKILL the runner, deaf to SIGTERM, would not have ended at all.
+      assert.match(stdout, /got SIGTERM, ignoring/);
+      assert.equal(final?.status.state, "failed");
+      const grace = endedAt - submittedAt - 4000;
+      assert.ok(grace >= 1990, `ended ${grace} ms after the deadline, inside the 2 s grace`);
+      const after = (live.closedAtEpoch() - submittedAt - 6000) / 1000;
+      assert.ok(after < 3, `exited ${after.toFixed(2)} s after deadline + grace at the latest`);
+    } finally {
+      live.stop();
+    }
   });
 
   it("a missing working directory → exit 4, stderr names the directory, nothing printed on stdout", async () => {
@@ -108,7 +112,7 @@ describe("run --no-tui: exit codes and states", () => {
   });
 });
 
-describe("run --no-tui: rejections and usage", () => {
+describe("run --no-tui: rejections and usage", { concurrency: AT_ONCE }, () => {
   it("the escape fixture's symlinked request (→ /etc/hostname) → exit 3, nothing spawned", async () => {
     const file = writeEnvelope({
       working_dir: "escape",
@@ -168,7 +172,7 @@ describe("run --no-tui: rejections and usage", () => {
   });
 });
 
-describe("run --no-tui: processes", () => {
+describe("run --no-tui: processes", { concurrency: AT_ONCE }, () => {
   it("grandchild → after the run, the grandchild it left behind is gone", async () => {
     const result = await runCli(run(writeEnvelope({ working_dir: "grandchild", timeout_seconds: 30 })));
     const pid = Number(/grandchild (\d+)/.exec(result.stdout)?.[1]);
@@ -181,30 +185,26 @@ describe("run --no-tui: processes", () => {
     }
   });
 
-  it("grandchild-hang with timeout 1 → exit 124 and the whole process group is gone", async (t) => {
-    await conclusive(t, async () => {
-      const live = started(run(writeEnvelope({ working_dir: "grandchild-hang", timeout_seconds: 1 })));
-      let pgid = 0;
-      let pid = 0;
-      try {
-        const line = await live.waitFor(/grandchild (\d+)\n/).catch(() => undefined);
-        pid = Number(line?.[1] ?? 0);
-        // The grandchild's group is the runner's (the runner's pid), not the tool's.
-        if (pid > 0) pgid = Number(procStat(pid)?.[2] ?? 0);
-        const code = await live.closed;
-        assert.equal(code, 124, live.stderr());
-        if (!(pid > 0)) return false; // the runner did not get to start its grandchild before the deadline
-        assert.notEqual(pgid, process.pid);
-        const state = () => `stat ${JSON.stringify(procStat(pid))}; stderr ${JSON.stringify(live.stderr())}`;
-        assert.ok(await goneWithin(() => pidRunning(pid)), `grandchild ${pid} still runs: ${state()}`);
-        if (pgid > 0) assert.ok(await goneWithin(() => groupRunning(pgid)), `process group ${pgid} still runs`);
-        return true;
-      } finally {
-        live.stop();
-        if (pgid > 0) killGroup(pgid);
-        if (pid > 0) cleanupPid(pid);
-      }
-    });
+  // The grandchild must exist before the deadline: 4 s is ample here, and a runner that did not start it in time
+  // fails the test (waitFor) rather than skipping it.
+  it("grandchild-hang with timeout 4 → exit 124 and the whole process group is gone", async () => {
+    const live = started(run(writeEnvelope({ working_dir: "grandchild-hang", timeout_seconds: 4 })));
+    let pgid = 0;
+    let pid = 0;
+    try {
+      pid = Number((await live.waitFor(/grandchild (\d+)\n/))[1]);
+      // The grandchild's group is the runner's (the runner's pid), not the tool's.
+      pgid = Number(procStat(pid)?.[2] ?? 0);
+      assert.ok(pgid > 0 && pgid !== process.pid, `grandchild ${pid} in group ${pgid}`);
+      assert.equal(await live.closed, 124, live.stderr());
+      const state = () => `stat ${JSON.stringify(procStat(pid))}; stderr ${JSON.stringify(live.stderr())}`;
+      assert.ok(await goneWithin(() => pidRunning(pid)), `grandchild ${pid} still runs: ${state()}`);
+      assert.ok(await goneWithin(() => groupRunning(pgid)), `process group ${pgid} still runs`);
+    } finally {
+      live.stop();
+      if (pgid > 0) killGroup(pgid);
+      if (pid > 0) cleanupPid(pid);
+    }
   });
 
   it("stdin-eof → the command reads EOF at once, even while the tool's stdin is open and has data", async () => {
@@ -239,15 +239,14 @@ describe("run --no-tui: processes", () => {
       if (pid > 0) killGroup(pid);
     }
   });
-});
 
-describe("run --no-tui: Ctrl-C after the deadline", () => {
-  it("the task ends as timed out (exit 124), nothing crashes, and the runner's group is gone", async () => {
-    const live = started(run(writeEnvelope({ working_dir: "pid-ignore-term", timeout_seconds: 1 })));
+  it("Ctrl-C after the deadline: the task ends as timed out (exit 124), nothing crashes, and the runner's group is gone", async () => {
+    const live = started(run(writeEnvelope({ working_dir: "pid-term-loud", timeout_seconds: 4 })));
     let pid = 0;
     try {
       pid = Number((await live.waitFor(/pid (\d+)\n/))[1]);
-      await new Promise((resolve) => setTimeout(resolve, 1500)); // past the deadline, inside the kill grace
+      // The runner says so when the deadline's SIGTERM reaches it: from then on the tool is in the kill grace.
+      await live.waitFor(/got SIGTERM, ignoring\n/);
       live.child.kill("SIGINT");
       const code = await live.closed;
       assert.equal(code, 124, live.stderr());
@@ -260,7 +259,7 @@ describe("run --no-tui: Ctrl-C after the deadline", () => {
   });
 });
 
-describe("run --no-tui: output and environment", () => {
+describe("run --no-tui: output and environment", { concurrency: AT_ONCE }, () => {
   it("big: 50 MiB of multi-byte UTF-8 arrive byte-identical", async () => {
     const result = await runCli(run(writeEnvelope({ working_dir: "big", timeout_seconds: 120 })), {
       env: { FIXTURE_BYTES: "52428800" },
@@ -295,7 +294,9 @@ describe("run --no-tui: output and environment", () => {
   });
 });
 
-describe("run --no-tui: what section 2 refuses never runs (exit 3), what cannot be read is exit 2", () => {
+describe("run --no-tui: what section 2 refuses never runs (exit 3), what cannot be read is exit 2", {
+  concurrency: AT_ONCE,
+}, () => {
   const URI = "https://agentic-sandbox.aiwg.io/extensions/adapter-command/v1";
   /** The `ok` fixture prints "ok": empty stdout means nothing ran. */
   const refused = async (file: string, code: string) => {

@@ -1,7 +1,7 @@
 // ListTasks (1.0) and tasks/list (0.3) through `serve --stdio` (CONTRACT 7.4): newest status first, every filter,
 // page size bounds, opaque page tokens that stay stable while tasks are added, artifacts only when asked for.
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { assertV1 } from "../helpers/a2a-schema.js";
 import { suiteBridge } from "../helpers/bridge.js";
 import { echoParams, envelopeParams } from "../helpers/envelopes.js";
@@ -56,7 +56,8 @@ describe("serve --stdio: ListTasks and tasks/list", () => {
   const idsOf = (tasks: Wire[]) => tasks.map((task) => task.id);
   const listError = (params: Params, method = "ListTasks") => bridge().callError(method, params);
 
-  it("five tasks in two contexts: completed, failed and one still working", async () => {
+  // The tasks every test below lists: five in two contexts, completed, failed and one still working.
+  before(async () => {
     const send = async (params: Params) => (await bridge().call("SendMessage", params)).task;
     ids.a1 = (await send(paramsV1(echoParams("a1", { contextId: ctxA })))).id;
     ids.a2 = (await send(paramsV1(echoParams("a2", { contextId: ctxA })))).id;

@@ -9,7 +9,7 @@ import Sqlite from "better-sqlite3";
 import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
 import { DB_FILE } from "../../src/store/open.js";
 import { type RpcBridge, startBridge } from "../helpers/bridge.js";
-import { FIXTURES, runCli, sleep } from "../helpers/cli.js";
+import { AT_ONCE, FIXTURES, runCli, sleep } from "../helpers/cli.js";
 import { answerParams, envelopeParams } from "../helpers/envelopes.js";
 import { mountTmpfs, type Tmpfs } from "../helpers/mounts.js";
 import { editDb, tempDir } from "../helpers/state-dir.js";
@@ -46,8 +46,9 @@ function snapshot(dir: string): Record<string, string> {
 async function stateWithTasks(count: number): Promise<{ dir: string; ids: string[] }> {
   const dir = tempDir();
   const bridge = await bridgeOn(dir);
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) ids.push((await bridge.call("message/send", envelopeParams("ok"))).id);
+  // Sent at once: the bridge runs them as its --max-concurrent allows.
+  const sent = Array.from({ length: count }, () => bridge.call("message/send", envelopeParams("ok")));
+  const ids = (await Promise.all(sent)).map((task) => task.id as string);
   await bridge.close();
   return { dir, ids };
 }
@@ -96,7 +97,10 @@ describe("serve --state-dir: one runtime per state dir", () => {
   });
 });
 
-describe("serve --state-dir: databases it refuses (exit 2, a clear message, nothing on stdout)", () => {
+// Each test has a state dir of its own: they run at once.
+describe("serve --state-dir: databases it refuses (exit 2, a clear message, nothing on stdout)", {
+  concurrency: AT_ONCE,
+}, () => {
   const cases: Array<[string, (dir: string) => void | Promise<void>, RegExp]> = [
     [
       "not SQLite at all",

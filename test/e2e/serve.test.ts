@@ -9,7 +9,7 @@ import { echoParams, envelopeParams } from "../helpers/envelopes.js";
 import { payload } from "../helpers/fixture-output.js";
 import { notJsonRpc } from "../helpers/jsonrpc-lines.js";
 import { allTasks } from "../helpers/list-pages.js";
-import { groupGoneWithin, killGroup } from "../helpers/processes.js";
+import { groupGoneWithin, killGroup, readBytes, trueWithin } from "../helpers/processes.js";
 import { artifactText, ended, eventText, type TaskEvent, type Wire } from "../helpers/wire.js";
 
 const SEED = "serve-e2e-7";
@@ -435,7 +435,8 @@ describe("serve --stdio: methods", () => {
     assert.equal(eventText(events, "stderr"), interleaveErr);
     const finals = events.filter((e) => e.kind === "status-update" && e.final);
     assert.equal(finals.length, 1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The bridge writes one stdout: what it sent before this answer has arrived before it.
+    await bridge.call("tasks/get", { id: task.id });
     assert.deepEqual(bridge.queuedEvents(task.id), [], "no second copy arrives later");
   });
 
@@ -526,11 +527,14 @@ describe("serve --stdio: framing (--max-line-bytes 4096)", () => {
     request.params.pad = "p".repeat(10_000 - overhead);
     const line = JSON.stringify(request);
     assert.equal(line.length, 10_000);
-    // In a few pieces, with pauses, as a slow writer would send it.
-    bridge.sendBytes(line.slice(0, 3000));
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    bridge.sendBytes(line.slice(3000, 7000));
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // In a few pieces, each read by the bridge before the next is sent, as a slow writer would send it.
+    const sendRead = async (piece: string) => {
+      const before = readBytes(bridge.pid) ?? 0;
+      bridge.sendBytes(piece);
+      assert.ok(await trueWithin(() => (readBytes(bridge.pid) ?? Number.POSITIVE_INFINITY) >= before + piece.length));
+    };
+    await sendRead(line.slice(0, 3000));
+    await sendRead(line.slice(3000, 7000));
     bridge.sendBytes(`${line.slice(7000)}\n`);
     const response = await bridge.nextRawResponse();
     assert.equal(response.error?.code, -32600, JSON.stringify(response));

@@ -3,15 +3,20 @@
 // each test is named by the TCK requirement it proves. The push checks (PUSH-*) live with push notifications.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { AT_ONCE } from "../helpers/cli.js";
 import { assertStatus, type HttpServer, send10, startHttp } from "../helpers/http-server.js";
 import { restBinding, type TckBinding } from "../helpers/tck-binding.js";
 import { tckCoreChecks } from "../helpers/tck-core.js";
 
-describe("A2A TCK compatibility checks: HTTP+JSON (serve --http, /a2a/rest) and the agent card", () => {
+// Each check sends tasks of its own (lists filter by their context): they run at once, on a server with a slot for
+// every task, so that none waits in submitted behind another check's.
+describe("A2A TCK compatibility checks: HTTP+JSON (serve --http, /a2a/rest) and the agent card", {
+  concurrency: AT_ONCE,
+}, () => {
   let server: HttpServer;
   let binding: TckBinding;
   before(async () => {
-    server = await startHttp(["--settle-ms", "100", "--max-concurrent", "8"]);
+    server = await startHttp(["--settle-ms", "100", "--max-concurrent", "64"]);
     binding = restBinding(server);
   });
   after(async () => {

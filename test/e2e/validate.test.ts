@@ -1,4 +1,7 @@
-// `adapter-command validate` and `schema`, through the built binary over real pipes (CONTRACT sections 1 and 2).
+// `adapter-command validate` and `schema` (CONTRACT sections 1 and 2). What the verdicts say is checked with the
+// command's function in this process (validateIn, test/helpers/validate-in-process.ts); the built binary over real
+// pipes is kept for what only the process does: parsing arguments, usage errors, --help, --version, stdin, a FIFO,
+// another current directory, a crash it must not have, its exit code, and agreeing with `run`.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -7,9 +10,10 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { ADAPTER_URI as URI } from "../../src/core/uris.js";
-import { EXAMPLES, ROOT, runCli, startCli } from "../helpers/cli.js";
+import { AT_ONCE, EXAMPLES, ROOT, runCli, startCli } from "../helpers/cli.js";
 import { envelopeOfFile } from "../helpers/examples.js";
 import { HAS_TMUX, Tmux } from "../helpers/tmux.js";
+import { validateInProcess as validateIn } from "../helpers/validate-in-process.js";
 
 const ESCAPED_URI = "https:~1~1agentic-sandbox.aiwg.io~1extensions~1adapter-command~1v1";
 const RUNNER = ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs";
@@ -91,7 +95,7 @@ describe("validate: exit codes", () => {
 
   for (const file of INVALID) {
     it(`exits 1 on ${file}`, async () => {
-      const result = await runCli(["validate", file]);
+      const result = await validateIn(["validate", file]);
       assert.equal(result.code, 1, result.stdout + result.stderr);
       assert.match(result.stdout, /^invalid\s/);
       assert.match(result.stdout, /error/);
@@ -100,7 +104,7 @@ describe("validate: exit codes", () => {
 
   it("exits 1 when any file of several is invalid, and still reports them all", async () => {
     const files = [VALID[0] ?? "", "examples/envelopes/invalid/unknown-key.json", VALID[1] ?? ""];
-    const result = await runCli(["validate", ...files]);
+    const result = await validateIn(["validate", ...files]);
     assert.equal(result.code, 1);
     const heads = result.stdout.split("\n").filter((line) => /^(valid|invalid)\s/.test(line));
     assert.deepEqual(
@@ -181,7 +185,8 @@ describe("validate: exit codes", () => {
   });
 });
 
-describe("validate: human output", () => {
+// Each test reads and writes its own files: the tests of a group run at once.
+describe("validate: human output", { concurrency: AT_ONCE }, () => {
   // The full JSON Pointer stays in --json ("errors carry path, code and message"); a person reads the field's
   // path and where it is in the file.
   it("prints every problem with its field as a readable path, its line:column and code", async () => {
@@ -195,14 +200,14 @@ describe("validate: human output", () => {
   });
 
   it("a JSON syntax error shows line:column", async () => {
-    const result = await runCli(["validate", "examples/envelopes/invalid/syntax-error.json"]);
+    const result = await validateIn(["validate", "examples/envelopes/invalid/syntax-error.json"]);
     assert.equal(result.code, 1);
     assert.match(result.stdout, /\b4:3\b/);
     assert.match(result.stdout, /json_syntax/);
   });
 
   it("an unreadable file is invalid with file_unreadable", async () => {
-    const result = await runCli(["validate", join(temp, "does-not-exist.json")]);
+    const result = await validateIn(["validate", join(temp, "does-not-exist.json")]);
     assert.equal(result.code, 1);
     assert.match(result.stdout, /^invalid\s/);
     assert.match(result.stdout, /file_unreadable/);
@@ -210,14 +215,14 @@ describe("validate: human output", () => {
 
   it("warnings are printed as warnings", async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/does-not-exist.json")));
-    const result = await runCli(["validate", "--workspace", "examples/workspace", file]);
+    const result = await validateIn(["validate", "--workspace", "examples/workspace", file]);
     assert.equal(result.code, 0, result.stdout);
     assert.match(result.stdout, /^valid\s/);
     assert.match(result.stdout, /warning.*request_missing/);
   });
 });
 
-describe("validate --json", () => {
+describe("validate --json", { concurrency: AT_ONCE }, () => {
   it("one object per file, in order, with exactly the contract's keys", async () => {
     const files = [
       "examples/envelopes/plan.json",
@@ -227,7 +232,7 @@ describe("validate --json", () => {
       "examples/envelopes/invalid/echo-no-text.json",
       "examples/envelopes/assess.json",
     ];
-    const result = await runCli(["validate", "--json", ...files]);
+    const result = await validateIn(["validate", "--json", ...files]);
     assert.equal(result.code, 1);
     const out = verdicts(result.stdout);
     assert.deepEqual(
@@ -255,7 +260,7 @@ describe("validate --json", () => {
   });
 
   it("the envelope is normalized: timeout_seconds defaults to 300", async () => {
-    const result = await runCli([
+    const result = await validateIn([
       "validate",
       "--json",
       "examples/envelopes/assess.json",
@@ -280,7 +285,7 @@ describe("validate --json", () => {
       message: { role: "user", parts: [{ kind: "text", text: "x" }] },
       metadata: { [URI]: envelope(".aiwg/ops/runs/a.json", { mode: "assess", timeout_seconds: 5 }) },
     });
-    const result = await runCli(["validate", "--json", file]);
+    const result = await validateIn(["validate", "--json", file]);
     assert.equal(result.code, 0, result.stdout);
     const [verdict] = verdicts(result.stdout);
     assert.equal(verdict?.dispatch, "adapter-command");
@@ -288,7 +293,7 @@ describe("validate --json", () => {
   });
 
   it("errors carry path, code and message", async () => {
-    const result = await runCli(["validate", "--json", "examples/envelopes/invalid/bad-timeout.json"]);
+    const result = await validateIn(["validate", "--json", "examples/envelopes/invalid/bad-timeout.json"]);
     assert.equal(result.code, 1);
     const [verdict] = verdicts(result.stdout);
     assert.deepEqual(
@@ -305,7 +310,7 @@ describe("validate --json", () => {
     const file = tempFile(
       sendParams(envelope("/etc/passwd", { mode: "Plan", timeout_seconds: 1.5, input_mode: "pty", extra: 1 })),
     );
-    const result = await runCli(["validate", "--json", file]);
+    const result = await validateIn(["validate", "--json", file]);
     assert.equal(result.code, 1);
     const [verdict] = verdicts(result.stdout);
     const paths = new Set(verdict?.errors.map((e) => e.path));
@@ -317,7 +322,7 @@ describe("validate --json", () => {
   it("a nonexistent path and a directory without JSON files: invalid, exit 1", async () => {
     const missing = join(temp, "nope.json");
     const empty = mkdtempSync(join(temp, "empty-"));
-    const result = await runCli(["validate", "--json", missing, empty, VALID[0] ?? ""]);
+    const result = await validateIn(["validate", "--json", missing, empty, VALID[0] ?? ""]);
     assert.equal(result.code, 1);
     const out = verdicts(result.stdout);
     assert.deepEqual(
@@ -341,7 +346,7 @@ describe("validate --json", () => {
   });
 
   it("invalid JSON: line and column", async () => {
-    const result = await runCli(["validate", "--json", "examples/envelopes/invalid/syntax-error.json"]);
+    const result = await validateIn(["validate", "--json", "examples/envelopes/invalid/syntax-error.json"]);
     assert.equal(result.code, 1);
     const [verdict] = verdicts(result.stdout);
     assert.equal(verdict?.valid, false);
@@ -352,7 +357,7 @@ describe("validate --json", () => {
 
   it("a file that is not an object is invalid", async () => {
     const file = tempFile([1, 2, 3]);
-    const result = await runCli(["validate", "--json", file]);
+    const result = await validateIn(["validate", "--json", file]);
     assert.equal(result.code, 1);
     const [verdict] = verdicts(result.stdout);
     assert.deepEqual(
@@ -362,7 +367,7 @@ describe("validate --json", () => {
   });
 });
 
-describe("validate --workspace", () => {
+describe("validate --workspace", { concurrency: AT_ONCE }, () => {
   it("without --workspace the current directory plays it: what is missing there is warned of, as run says", async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/does-not-exist.json")));
     const empty = mkdtempSync(join(temp, "cwd-"));
@@ -387,7 +392,7 @@ describe("validate --workspace", () => {
 
   it("a missing request is a warning, not an error", async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/does-not-exist.json")));
-    const result = await runCli(["validate", "--json", "--workspace", "examples/workspace", file]);
+    const result = await validateIn(["validate", "--json", "--workspace", "examples/workspace", file]);
     assert.equal(result.code, 0, result.stdout);
     const [verdict] = verdicts(result.stdout);
     assert.equal(verdict?.valid, true);
@@ -402,7 +407,7 @@ describe("validate --workspace", () => {
     const file = tempFile(
       sendParams(envelope(".aiwg/ops/runs/assess-001.json", { working_dir: "/workspace/not-there" })),
     );
-    const result = await runCli(["validate", "--json", "--workspace", "examples/workspace", file]);
+    const result = await validateIn(["validate", "--json", "--workspace", "examples/workspace", file]);
     assert.equal(result.code, 0, result.stdout);
     const [verdict] = verdicts(result.stdout);
     assert.equal(verdict?.valid, true);
@@ -415,7 +420,7 @@ describe("validate --workspace", () => {
   });
 
   it("the valid examples stay valid, without warnings, against examples/workspace", async () => {
-    const result = await runCli(["validate", "--json", "--workspace", "examples/workspace", ...VALID]);
+    const result = await validateIn(["validate", "--json", "--workspace", "examples/workspace", ...VALID]);
     assert.equal(result.code, 0, result.stdout);
     for (const verdict of verdicts(result.stdout)) {
       assert.equal(verdict.valid, true, JSON.stringify(verdict));
@@ -425,7 +430,7 @@ describe("validate --workspace", () => {
 
   it("a request that escapes through a symlink is an error", async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/link.json", { working_dir: "escape" })));
-    const result = await runCli(["validate", "--json", "--workspace", "test/fixtures/workspace", file]);
+    const result = await validateIn(["validate", "--json", "--workspace", "test/fixtures/workspace", file]);
     assert.equal(result.code, 1, result.stdout);
     const [verdict] = verdicts(result.stdout);
     assert.equal(verdict?.valid, false);
@@ -437,14 +442,14 @@ describe("validate --workspace", () => {
 
   it("a working_dir outside the workspace is an error", async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { working_dir: "../.." })));
-    const result = await runCli(["validate", "--json", "--workspace", "examples/workspace", file]);
+    const result = await validateIn(["validate", "--json", "--workspace", "examples/workspace", file]);
     assert.equal(result.code, 1, result.stdout);
     const [verdict] = verdicts(result.stdout);
     assert.deepEqual(codes(verdict?.errors ?? []), ["working_dir_outside"]);
   });
 });
 
-describe("validate: hostile files and places", () => {
+describe("validate: hostile files and places", { concurrency: AT_ONCE }, () => {
   const rawFile = (name: string, bytes: string | Buffer): string => {
     const path = join(temp, name);
     writeFileSync(path, bytes);
@@ -464,12 +469,12 @@ describe("validate: hostile files and places", () => {
   // CONTRACT section 2 now: only regular files are read, so /dev/zero is not_a_file; the size limit is shown
   // with a regular file over it.
   it("an endless file (/dev/zero) is not_a_file; a regular file over 4 MiB is file_too_large", async () => {
-    const result = await runCli(["validate", "--json", "/dev/zero"]);
+    const result = await validateIn(["validate", "--json", "/dev/zero"]);
     assert.equal(result.code, 1, result.stderr);
     const [verdict] = verdicts(result.stdout);
     assert.deepEqual(codes(verdict?.errors ?? []), ["not_a_file"]);
     const big = rawFile("big.json", Buffer.alloc(4 * 1024 * 1024 + 1, 0x20));
-    const [tooLarge] = verdicts((await runCli(["validate", "--json", big])).stdout);
+    const [tooLarge] = verdicts((await validateIn(["validate", "--json", big])).stdout);
     assert.deepEqual(codes(tooLarge?.errors ?? []), ["file_too_large"]);
     assert.match(tooLarge?.errors[0]?.message ?? "", /expected at most 4194304 bytes, found more/);
   });
@@ -479,7 +484,7 @@ describe("validate: hostile files and places", () => {
       "latin1.json",
       Buffer.concat([Buffer.from('{\n"a":\n"'), Buffer.from([0xe9]), Buffer.from('"}')]),
     );
-    const result = await runCli(["validate", "--json", file]);
+    const result = await validateIn(["validate", "--json", file]);
     assert.equal(result.code, 1);
     const [problem] = verdicts(result.stdout)[0]?.errors ?? [];
     assert.equal(problem?.code, "not_utf8");
@@ -491,7 +496,7 @@ describe("validate: hostile files and places", () => {
       /}$/,
       ',"timeout_seconds":1e400}',
     );
-    const result = await runCli(["validate", "--json", rawFile("found.json", text)]);
+    const result = await validateIn(["validate", "--json", rawFile("found.json", text)]);
     const messages = (verdicts(result.stdout)[0]?.errors ?? []).map((e) => `${e.code}: ${e.message}`);
     assert.ok(
       messages.includes('working_dir_nul: expected a path without NUL characters, found "a\\u0000b"'),
@@ -508,7 +513,7 @@ describe("validate: hostile files and places", () => {
       tempFile({ ...envelope("/etc/passwd"), message: { role: "user", parts: [{ kind: "text", text: "hi" }] } }),
       tempFile({ ...envelope(".aiwg/ops/runs/a.json"), role: "user", parts: [{ kind: "text", text: "hi" }] }),
     ];
-    const result = await runCli(["validate", "--json", ...files]);
+    const result = await validateIn(["validate", "--json", ...files]);
     assert.equal(result.code, 1);
     for (const verdict of verdicts(result.stdout)) {
       assert.equal(verdict.valid, false);
@@ -525,7 +530,7 @@ describe("validate: hostile files and places", () => {
       tempFile(envelope(".aiwg/ops/runs/a.json", { working_dir: wd })),
     );
     const inside = tempFile(envelope(".aiwg/ops/runs/a.json", { working_dir: "/workspace/a/../b" }));
-    const result = await runCli(["validate", "--json", ...files, inside]);
+    const result = await validateIn(["validate", "--json", ...files, inside]);
     assert.equal(result.code, 1);
     assert.deepEqual(
       verdicts(result.stdout).map((v) => codes(v.errors)),
@@ -556,7 +561,7 @@ describe("validate: hostile files and places", () => {
   });
 });
 
-describe("schema", () => {
+describe("schema", { concurrency: AT_ONCE }, () => {
   it("prints a JSON Schema that accepts the valid example envelopes and rejects bad ones", async () => {
     const result = await runCli(["schema"]);
     assert.equal(result.code, 0, result.stderr);
@@ -577,7 +582,7 @@ describe("schema", () => {
   });
 });
 
-describe("validate: near misses, start limits and repeated keys (CONTRACT section 2)", () => {
+describe("validate: near misses, start limits and repeated keys (CONTRACT section 2)", { concurrency: AT_ONCE }, () => {
   const NEAR_MISSES = [
     URI.replace("https:", "http:"),
     URI.toUpperCase(),
@@ -593,7 +598,7 @@ describe("validate: near misses, start limits and repeated keys (CONTRACT sectio
         message: { role: "user", parts: [{ kind: "text", text: "hi" }], metadata: { [key]: envelope("a") } },
       }),
     );
-    const result = await runCli(["validate", "--json", ...files]);
+    const result = await validateIn(["validate", "--json", ...files]);
     assert.equal(result.code, 1, result.stdout);
     const out = verdicts(result.stdout);
     NEAR_MISSES.forEach((key, i) => {
@@ -616,7 +621,7 @@ describe("validate: near misses, start limits and repeated keys (CONTRACT sectio
       tempFile(withParts([text("x"), ...Array(1000).fill({ kind: "data", data: {} })])),
       tempFile(withParts([text("x".repeat(65536))])),
     ];
-    const result = await runCli(["validate", "--json", ...files]);
+    const result = await validateIn(["validate", "--json", ...files]);
     assert.deepEqual(
       verdicts(result.stdout).map((v) => codes(v.errors)),
       [["message_nul"], ["message_too_large"], ["too_many_parts"], []],
@@ -629,13 +634,13 @@ describe("validate: near misses, start limits and repeated keys (CONTRACT sectio
       file,
       `{\n  "adapter": "sandbox-agent-runner",\n  "mode": "plan",\n  "mode": "assess",\n  "command": ["node", "${RUNNER}", "--request", ".aiwg/ops/runs/a.json"]\n}\n`,
     );
-    const human = await runCli(["validate", file]);
+    const human = await validateIn(["validate", file]);
     assert.equal(human.code, 1);
     assert.match(
       human.stdout,
       /^ {2}error {3}4:3 mode: expected each key once in an object, found "mode" again \(first at line 3, column 3\).*\[duplicate_key\]$/m,
     );
-    const [verdict] = verdicts((await runCli(["validate", "--json", file])).stdout);
+    const [verdict] = verdicts((await validateIn(["validate", "--json", file])).stdout);
     assert.deepEqual(
       verdict?.errors.map((e) => [e.path, e.code, e.line, e.column]),
       [["/mode", "duplicate_key", 4, 3]],
@@ -643,7 +648,7 @@ describe("validate: near misses, start limits and repeated keys (CONTRACT sectio
   });
 
   it("did you mean: a misspelt key or value names the one meant", async () => {
-    const result = await runCli([
+    const result = await validateIn([
       "validate",
       tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { mode: "plna", timout_seconds: 5 }))),
     ]);
@@ -654,7 +659,7 @@ describe("validate: near misses, start limits and repeated keys (CONTRACT sectio
 
   it('a bare envelope with a "$schema" is valid', async () => {
     const file = tempFile({ $schema: "../schema/adapter-command.schema.json", ...envelope(".aiwg/ops/runs/a.json") });
-    const result = await runCli(["validate", "--json", file]);
+    const result = await validateIn(["validate", "--json", file]);
     assert.equal(result.code, 0, result.stdout);
     assert.deepEqual(verdicts(result.stdout)[0]?.envelope, {
       ...envelope(".aiwg/ops/runs/a.json"),
@@ -663,14 +668,14 @@ describe("validate: near misses, start limits and repeated keys (CONTRACT sectio
   });
 });
 
-describe("validate: what a person sees", () => {
+describe("validate: what a person sees", { concurrency: AT_ONCE }, () => {
   it("control characters from the file never reach the terminal: a working_dir cannot retitle it or fake a line", async () => {
     const hostile = "/etc\u001b]0;pwned\u0007\u001b[2J\r\nvalid    fake.json\u009b31m";
     const files = [
       tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { working_dir: hostile }))),
       tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { [`k${hostile}`]: 1 }))),
     ];
-    const result = await runCli(["validate", ...files]);
+    const result = await validateIn(["validate", ...files]);
     assert.equal(result.code, 1);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters is the point
     assert.doesNotMatch(result.stdout.replaceAll("\n", ""), /[\u0000-\u001f\u007f-\u009f]/);
@@ -679,15 +684,15 @@ describe("validate: what a person sees", () => {
   });
 
   it("an errno code is said in words", async () => {
-    const result = await runCli(["validate", join(temp, "does-not-exist.json")]);
+    const result = await validateIn(["validate", join(temp, "does-not-exist.json")]);
     assert.match(result.stdout, /expected a readable file, found nothing at that path \[file_unreadable\]/);
     assert.doesNotMatch(result.stdout, /ENOENT/);
   });
 });
 
-describe("validate: directories, stdin and special files", () => {
+describe("validate: directories, stdin and special files", { concurrency: AT_ONCE }, () => {
   it("a directory is its *.json files, recursively and sorted", async () => {
-    const result = await runCli(["validate", "--json", "examples/envelopes"]);
+    const result = await validateIn(["validate", "--json", "examples/envelopes"]);
     assert.equal(result.code, 1);
     assert.deepEqual(
       verdicts(result.stdout).map((v) => v.file),
@@ -696,23 +701,23 @@ describe("validate: directories, stdin and special files", () => {
   });
 
   it("a directory run ends with a summary line; --json and a list of files have none", async () => {
-    const result = await runCli(["validate", "--workspace", "examples/workspace", "examples/envelopes"]);
+    const result = await validateIn(["validate", "--workspace", "examples/workspace", "examples/envelopes"]);
     assert.equal(result.code, 1);
     const total = VALID.length + INVALID.length;
     assert.equal(
       result.stdout.trimEnd().split("\n").at(-1),
       `${total} files: ${VALID.length} valid, ${INVALID.length} invalid`,
     );
-    const listed = await runCli(["validate", "--workspace", "examples/workspace", ...VALID]);
+    const listed = await validateIn(["validate", "--workspace", "examples/workspace", ...VALID]);
     assert.doesNotMatch(listed.stdout, /files:/);
-    const json = await runCli(["validate", "--json", "examples/envelopes"]);
+    const json = await validateIn(["validate", "--json", "examples/envelopes"]);
     assert.equal(verdicts(json.stdout).length, total);
   });
 
   it("a trailing comma is reported at the comma, in words", async () => {
     const file = join(temp, "trailing-comma.json");
     writeFileSync(file, '{\n  "adapter": "sandbox-agent-runner",\n  "mode": "plan",\n}\n');
-    const result = await runCli(["validate", file]);
+    const result = await validateIn(["validate", file]);
     assert.equal(result.code, 1);
     assert.match(
       result.stdout,
@@ -743,7 +748,7 @@ describe("validate: directories, stdin and special files", () => {
   });
 });
 
-describe("validate and run agree", () => {
+describe("validate and run agree", { concurrency: AT_ONCE }, () => {
   it('without --workspace, "working_dir": "/etc" is refused by both (the current directory plays the workspace)', async () => {
     const file = tempFile(sendParams(envelope(".aiwg/ops/runs/a.json", { working_dir: "/etc" })));
     const validated = await runCli(["validate", "--json", file]);
@@ -755,7 +760,7 @@ describe("validate and run agree", () => {
   });
 });
 
-describe("schema: the shipped files", () => {
+describe("schema: the shipped files", { concurrency: AT_ONCE }, () => {
   it("schema prints the input files' schema, equal to schema/adapter-command.schema.json", async () => {
     const result = await runCli(["schema"]);
     assert.equal(result.code, 0, result.stderr);

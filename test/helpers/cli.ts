@@ -1,7 +1,7 @@
 // Spawns the built binary over real pipes, as a user or an orchestrator would.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
+import type { Wire } from "./wire.js";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const BIN = fileURLToPath(new URL("../../bin/adapter-command.js", import.meta.url));
@@ -59,6 +59,12 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   });
 }
 
+/**
+ * How many tests of a group run at once: enough to overlap their waiting, few enough that a loaded 2-core machine
+ * still starts every runner well within its deadline.
+ */
+export const AT_ONCE = 4;
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The tool started in the background, its output collected as it comes. */
@@ -66,6 +72,7 @@ export function started(args: string[], options: { guardMs?: number; input?: str
   const startedAt = performance.now();
   let firstOutputAt: number | undefined;
   let closedAt: number | undefined;
+  let closedAtEpoch: number | undefined;
   const child = startCli(args);
   child.stdin.on("error", () => {});
   if (options.keepStdinOpen) child.stdin.write(options.input ?? "");
@@ -84,6 +91,7 @@ export function started(args: string[], options: { guardMs?: number; input?: str
   const closed = new Promise<number | null>((resolve) =>
     child.on("close", (code) => {
       closedAt = performance.now();
+      closedAtEpoch = Date.now();
       isClosed = true;
       clearTimeout(guard);
       resolve(code);
@@ -98,6 +106,8 @@ export function started(args: string[], options: { guardMs?: number; input?: str
     total: () => ((closedAt ?? Number.NaN) - startedAt) / 1000,
     /** Seconds from the command's first stdout reaching us to the tool's exit. */
     sinceFirstOutput: () => ((closedAt ?? Number.NaN) - (firstOutputAt ?? Number.NaN)) / 1000,
+    /** When the tool exited, in milliseconds since the epoch (the clock of the timestamps it prints). */
+    closedAtEpoch: () => closedAtEpoch ?? Number.NaN,
     /** Resolves with the match once stdout matches `pattern`; rejects after `ms`. */
     async waitFor(pattern: RegExp, ms = 10_000): Promise<RegExpExecArray> {
       const until = Date.now() + ms;
@@ -118,18 +128,27 @@ export function started(args: string[], options: { guardMs?: number; input?: str
 }
 
 /**
- * Runs `once` up to three times until it returns true (it made its assertions). False means the run proved
- * nothing, because the machine was too slow for the runner to start before its deadline; after three such runs
- * the test is skipped, saying so.
+ * What `run --json` printed, one event a line, and the times the tool gives in them: `submittedAt`, the timestamp of
+ * the submitted status, comes before the dispatch, so a deadline of T s falls no earlier than `submittedAt + T s`
+ * however long the tool took to start; `endedAt` is the timestamp of the final status.
  */
-export async function conclusive(
-  t: TestContext,
-  once: () => Promise<boolean>,
-  deadline = "a 1 s deadline",
-): Promise<void> {
-  for (let attempt = 1; attempt <= 3; attempt++) {
-    if (await once()) return;
-    t.diagnostic(`attempt ${attempt}: the runner had not started by the deadline; trying again`);
-  }
-  t.skip(`inconclusive: the machine is too loaded for the runner to start within ${deadline}`);
+export function jsonRun(stdout: string) {
+  const events = stdout
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => JSON.parse(line) as Wire);
+  const status = (state: string) => events.find((e) => e.kind === "status-update" && e.status.state === state);
+  const final = events.find((e) => e.kind === "status-update" && e.final === true);
+  const text = (stream: string) =>
+    events
+      .filter((e) => e.kind === "artifact-update" && e.artifact.artifactId === stream)
+      .flatMap((e) => e.artifact.parts.map((part: Wire) => part.text))
+      .join("");
+  return {
+    events,
+    final,
+    submittedAt: Date.parse(status("submitted")?.status.timestamp),
+    endedAt: Date.parse(final?.status.timestamp),
+    stdout: text("stdout"),
+  };
 }

@@ -70,6 +70,9 @@ export async function goneWithin(alive: () => boolean, ms = 2000): Promise<boole
   }
 }
 
+/** Polls `check` for up to `ms`; true when it became true. */
+export const trueWithin = (check: () => boolean, ms = 2000) => goneWithin(() => !check(), ms);
+
 /** Polls until the group is gone; true when it went within `ms`. */
 export const groupGoneWithin = (pgid: number, ms: number) => goneWithin(() => groupRunning(pgid), ms);
 
@@ -208,15 +211,21 @@ export function childOf(parentPid: number, fixture: string): number | undefined 
   return undefined;
 }
 
-/** Bytes a process has written (`wchar` of /proc/<pid>/io), or undefined where it can't be read. */
-export function written(pid: number): number | undefined {
+/** A byte count of /proc/<pid>/io (`wchar`, `rchar`), or undefined where it can't be read. */
+function ioBytes(pid: number, field: "wchar" | "rchar"): number | undefined {
   try {
-    const match = /^wchar:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/io`, "utf8"));
+    const match = new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(readFileSync(`/proc/${pid}/io`, "utf8"));
     return match ? Number(match[1]) : undefined;
   } catch {
     return undefined;
   }
 }
+
+/** Bytes a process has written (`wchar`), or undefined where it can't be read. */
+export const written = (pid: number) => ioBytes(pid, "wchar");
+
+/** Bytes a process has read (`rchar`: from pipes and files alike), or undefined where it can't be read. */
+export const readBytes = (pid: number) => ioBytes(pid, "rchar");
 
 /** Running processes whose environment has `name=value` (tasks carry AIWG_A2A_INSTANCE_ID, CONTRACT 3.2). */
 export function processesWithEnv(name: string, value: string): number[] {
