@@ -78,7 +78,7 @@ async function followRemote(
     const { showTask } = await screen;
     const start = async () => {
       const { task, request } = begin(remote);
-      return { task: await task, request };
+      return { task: await task, request: remote.request ?? request, runs: remote.runs };
     };
     code = await showTask(
       remote,
