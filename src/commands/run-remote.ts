@@ -119,10 +119,12 @@ async function printRejection(failure: ClientFailure, file: string, io: Io, json
     io.stdout.write(
       `${JSON.stringify({ kind: "rejected", file, message: failure.message, errors: failure.problems })}\n`,
     );
-  const { formatVerdict } = await import("./validate.js");
+  const { formatVerdict, rejectionWords } = await import("./validate.js");
   io.stderr.write(
     `${formatVerdict({ file, valid: false, dispatch: null, errors: failure.problems, warnings: [] }, paintFor(io.stderr))}\n`,
   );
-  io.stderr.write(`adapter-command: ${printable(failure.message)}; nothing ran\n`);
+  io.stderr.write(
+    `adapter-command: ${printable(rejectionWords(failure.message, failure.problems.length))}; nothing ran\n`,
+  );
   return EXIT.rejected;
 }
