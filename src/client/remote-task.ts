@@ -12,6 +12,7 @@ import {
   SubscribeToTaskRequest,
 } from "@a2a-js/sdk";
 import { CoreError } from "../core/errors.js";
+import { printable } from "../core/printable.js";
 import type { DispatcherEvent, Listener } from "../core/task/events.js";
 import { Emitter } from "../core/task/events.js";
 import { isTerminal } from "../core/task/task.js";
@@ -162,7 +163,9 @@ export class RemoteTask implements LiveTask {
     const history = item.payload?.$case === "task" ? item.payload.value.history : [];
     const text = answerIn(history, open.id) ?? (await fetchAnswer(this.connection, now.id, open.id, this.abort.signal));
     if (text === undefined) return;
-    for (const listener of this.answeredElsewhere) listener({ prompt: open.text, text });
+    // Both come from the server: shown as data, escapes made visible and bounded (docs/reference.md, "A runtime at a URL").
+    const answer = { prompt: shortText(open.text), text: shortText(text) };
+    for (const listener of this.answeredElsewhere) listener(answer);
   }
 
   /** Tells `listener` of each answer another client gave to a prompt of the task (the screen shows it). */
@@ -272,6 +275,11 @@ export class RemoteTask implements LiveTask {
 
   resumeOutput(): void {}
 }
+
+/** A note shows at most this much of a remote prompt or answer. */
+const MAX_NOTE_CHARS = 200;
+const shortText = (text: string) =>
+  printable(text.length > MAX_NOTE_CHARS ? `${text.slice(0, MAX_NOTE_CHARS - 1)}…` : text);
 
 function isTerminalWire(task: { status?: { state: number } | undefined }): boolean {
   // TASK_STATE_COMPLETED, _FAILED, _CANCELED, _REJECTED

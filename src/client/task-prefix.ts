@@ -1,5 +1,5 @@
 // A task named by the start of its id, as the console and `tasks list` show it (8 characters): a prefix of at least
-// MIN_PREFIX characters that starts exactly one task's id names that task (docs/reference.md, "tasks"). Resolved on
+// MIN_PREFIX characters that starts exactly one task's id names that task (docs/reference.md, "A runtime at a URL"). Resolved on
 // the client by listing the server's tasks, newest first, a bounded number of pages; a whole id is used as it is.
 import { ListTasksRequest } from "@a2a-js/sdk";
 import type { Connection } from "./connect.js";
