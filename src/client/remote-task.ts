@@ -163,7 +163,8 @@ export class RemoteTask implements LiveTask {
     const history = item.payload?.$case === "task" ? item.payload.value.history : [];
     const text = answerIn(history, open.id) ?? (await fetchAnswer(this.connection, now.id, open.id, this.abort.signal));
     if (text === undefined) return;
-    // Both come from the server: shown as data, escapes made visible and bounded (docs/reference.md, "A runtime at a URL").
+    // Both come from the server: shown as data, escapes made visible, and bounded (docs/reference.md, "A runtime
+    // at a URL").
     const answer = { prompt: shortText(open.text), text: shortText(text) };
     for (const listener of this.answeredElsewhere) listener(answer);
   }

@@ -1,6 +1,7 @@
 // A task named by the start of its id, as the console and `tasks list` show it (8 characters): a prefix of at least
-// MIN_PREFIX characters that starts exactly one task's id names that task (docs/reference.md, "A runtime at a URL"). Resolved on
-// the client by listing the server's tasks, newest first, a bounded number of pages; a whole id is used as it is.
+// MIN_PREFIX characters that starts exactly one task's id names that task. Resolved on the client by listing the
+// server's tasks, newest first, a bounded number of pages; a whole id is used as it is (docs/reference.md, "A
+// runtime at a URL").
 import { ListTasksRequest } from "@a2a-js/sdk";
 import type { Connection } from "./connect.js";
 import { ClientFailure } from "./failures.js";
