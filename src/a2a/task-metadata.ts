@@ -41,8 +41,8 @@ export function metadataOf(task: TaskView): Record<string, unknown> {
 }
 
 /**
- * A status event of a running command names its pid (in metadata[ADAPTER]), so a client can tell which process it
- * is; the final one also says how the task ended (exit_code, signal, fail_kind, reason, ended_at), so a stream's
+ * A status event of a running command names its pid, its start and its deadline (in metadata[ADAPTER]), so a client
+ * can tell which process it is and show the time left, as a local screen does; the final one also says how the task ended (exit_code, signal, fail_kind, reason, ended_at), so a stream's
  * reader needs no GetTask for it.
  */
 export function eventMetadata(task: TaskView): { metadata?: Record<string, unknown> } {
@@ -56,5 +56,13 @@ export function eventMetadata(task: TaskView): { metadata?: Record<string, unkno
       }
     : {};
   if ((task.pid === undefined || task.state === "submitted") && !isTerminal(task.state)) return {};
-  return { metadata: { [ADAPTER_URI]: { ...(task.pid !== undefined ? { pid: task.pid } : {}), ...ending } } };
+  const running =
+    task.pid !== undefined
+      ? {
+          pid: task.pid,
+          ...(task.startedAt ? { started_at: task.startedAt } : {}),
+          ...(task.deadline ? { deadline: task.deadline } : {}),
+        }
+      : {};
+  return { metadata: { [ADAPTER_URI]: { ...running, ...ending } } };
 }

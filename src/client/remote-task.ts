@@ -12,15 +12,18 @@ import {
   SubscribeToTaskRequest,
 } from "@a2a-js/sdk";
 import { CoreError } from "../core/errors.js";
+import { printable } from "../core/printable.js";
 import type { DispatcherEvent, Listener } from "../core/task/events.js";
 import { Emitter } from "../core/task/events.js";
 import { isTerminal } from "../core/task/task.js";
 import type { TaskView } from "../core/task/task-record.js";
 import { ADAPTER_URI } from "../core/uris.js";
 import type { LiveTask } from "../ui/live-task.js";
+import type { Runs } from "../ui/scrollback.js";
 import type { Connection } from "./connect.js";
 import { ClientFailure, classify } from "./failures.js";
 import { RemoteTaskModel } from "./remote-events.js";
+import { answerIn, fetchAnswer, requestOf, runsOf } from "./task-facts.js";
 
 /** Resuming gives up after this many failed attempts in a row, or this long without a working stream. */
 export const RESUME_ATTEMPTS = 5;
@@ -45,6 +48,12 @@ export class RemoteTask implements LiveTask {
   private lastView: TaskView | undefined;
   /** Resumes done so far (for `--verbose` and tests). */
   resumes = 0;
+  /** What the header names (src/client/task-facts.ts), from the first Task the server sent. */
+  runs: Runs | undefined;
+  request: string | undefined;
+  /** The prompt this client answers or answered: its closing is no news from elsewhere. */
+  private ownAnswer: string | undefined;
+  private readonly answeredElsewhere = new Set<(answer: { prompt: string; text: string }) => void>();
 
   constructor(
     private readonly connection: Connection,
@@ -75,6 +84,10 @@ export class RemoteTask implements LiveTask {
       throw classify(error, this.connection.lastErrorBody());
     }
     if (first.done || !first.value.payload) throw new ClientFailure("infrastructure", "the server sent no task");
+    if (first.value.payload.$case === "task") {
+      this.runs = runsOf(first.value.payload.value);
+      this.request = requestOf(first.value.payload.value);
+    }
     this.feed(first.value);
     const task = this.model.task;
     if (!task) throw new ClientFailure("infrastructure", "the server answered with a message, not a task");
@@ -106,7 +119,7 @@ export class RemoteTask implements LiveTask {
         for await (const item of stream) {
           failures = 0;
           since = Date.now();
-          this.feed(item);
+          await this.feedAndTell(item);
           if (this.over) break;
         }
         if (this.over) return this.finish();
@@ -133,6 +146,33 @@ export class RemoteTask implements LiveTask {
 
   private feed(item: StreamResponse): void {
     for (const event of this.model.take(item)) this.emit(event);
+  }
+
+  /**
+   * Feeds one item; when it closes a prompt this client did not answer, finds with what it was answered elsewhere
+   * (`tasks answer`, the console) and tells it before the next item, where a local screen shows its own answer.
+   */
+  private async feedAndTell(item: StreamResponse): Promise<void> {
+    const task = this.model.task;
+    const open = task?.state === "input-required" ? task.prompt : undefined;
+    this.feed(item);
+    const now = this.model.task;
+    if (!open || !now || open.id === this.ownAnswer || (now.state === "input-required" && now.prompt?.id === open.id))
+      return;
+    if (this.answeredElsewhere.size === 0) return;
+    const history = item.payload?.$case === "task" ? item.payload.value.history : [];
+    const text = answerIn(history, open.id) ?? (await fetchAnswer(this.connection, now.id, open.id, this.abort.signal));
+    if (text === undefined) return;
+    // Both come from the server: shown as data, escapes made visible, and bounded (docs/reference.md, "A runtime
+    // at a URL").
+    const answer = { prompt: shortText(open.text), text: shortText(text) };
+    for (const listener of this.answeredElsewhere) listener(answer);
+  }
+
+  /** Tells `listener` of each answer another client gave to a prompt of the task (the screen shows it). */
+  onAnsweredElsewhere(listener: (answer: { prompt: string; text: string }) => void): () => void {
+    this.answeredElsewhere.add(listener);
+    return () => this.answeredElsewhere.delete(listener);
   }
 
   private emit(event: DispatcherEvent): void {
@@ -184,9 +224,12 @@ export class RemoteTask implements LiveTask {
   /** Sends an answer to the open prompt (CONTRACT section 4); a refusal is a CoreError, as the dispatcher's. */
   async answer(input: { taskId: string | undefined; contextId: string | undefined; response: unknown }) {
     const response = input.response as { prompt_id: string; payload: { text: string } };
+    const before = this.ownAnswer;
+    this.ownAnswer = response.prompt_id;
     try {
       await sendAnswerMessage(this.connection, input.taskId ?? "", response.prompt_id, response.payload.text);
     } catch (error) {
+      this.ownAnswer = before;
       throw refusal(classify(error, this.connection.lastErrorBody()));
     }
     // Taken: the prompt is closed here at once, as the dispatcher closes it, so it is not answered twice.
@@ -233,6 +276,11 @@ export class RemoteTask implements LiveTask {
 
   resumeOutput(): void {}
 }
+
+/** A note shows at most this much of a remote prompt or answer. */
+const MAX_NOTE_CHARS = 200;
+const shortText = (text: string) =>
+  printable(text.length > MAX_NOTE_CHARS ? `${text.slice(0, MAX_NOTE_CHARS - 1)}…` : text);
 
 function isTerminalWire(task: { status?: { state: number } | undefined }): boolean {
   // TASK_STATE_COMPLETED, _FAILED, _CANCELED, _REJECTED

@@ -1,9 +1,10 @@
 // `adapter-command run --server URL` and `tasks watch`: a task on a server, shown with the same screen, plain
 // pass-through and --json as a local run, ending in the same exit codes (CONTRACT section 1; docs/reference.md).
-import { connect, type ServerOptions } from "../client/connect.js";
+import { type Connection, connect, type ServerOptions } from "../client/connect.js";
 import { ClientFailure, classify } from "../client/failures.js";
 import { outboundOf, requestOf, wantsTextLine } from "../client/outbound.js";
 import { RemoteTask } from "../client/remote-task.js";
+import { resolveTaskId } from "../client/task-prefix.js";
 import { parseJsonText } from "../core/envelope/envelope.js";
 import type { Problem } from "../core/envelope/problems.js";
 import { printable } from "../core/printable.js";
@@ -47,8 +48,8 @@ export async function runRemote(file: string, options: RemoteRunOptions, io: Io)
 
 /** `tasks watch ID`: follows a task already on the server, as `run` would have. */
 export async function watchRemote(taskId: string, options: RemoteRunOptions, io: Io): Promise<number> {
-  return followRemote(options, io, { file: taskId, hitl: false }, (task) => ({
-    task: task.watch(taskId),
+  return followRemote(options, io, { file: taskId, hitl: false }, (task, connection) => ({
+    task: resolveTaskId(connection, taskId).then((id) => task.watch(id)),
     request: `task ${taskId}`,
   }));
 }
@@ -57,7 +58,7 @@ async function followRemote(
   options: RemoteRunOptions,
   io: Io,
   what: { file: string; hitl: boolean },
-  begin: (remote: RemoteTask) => { task: Promise<TaskView>; request: string },
+  begin: (remote: RemoteTask, connection: Connection) => { task: Promise<TaskView>; request: string },
 ): Promise<number> {
   const say = sayTo(io);
   const useTui = options.tui && !options.json && io.stdout.isTTY === true && io.stdin.isTTY === true && !process.env.CI;
@@ -77,8 +78,8 @@ async function followRemote(
     if (process.env.NO_COLOR) process.env.FORCE_COLOR = "0";
     const { showTask } = await screen;
     const start = async () => {
-      const { task, request } = begin(remote);
-      return { task: await task, request };
+      const { task, request } = begin(remote, connection);
+      return { task: await task, request: remote.request ?? request, runs: remote.runs };
     };
     code = await showTask(
       remote,
@@ -93,7 +94,7 @@ async function followRemote(
       : (await import("../ui/plain.js")).attachPlain(remote, undefined, io.stdout, io.stderr);
     let task: TaskView;
     try {
-      task = await begin(remote).task;
+      task = await begin(remote, connection).task;
     } catch (error) {
       attached.off();
       return report(error);
@@ -118,10 +119,12 @@ async function printRejection(failure: ClientFailure, file: string, io: Io, json
     io.stdout.write(
       `${JSON.stringify({ kind: "rejected", file, message: failure.message, errors: failure.problems })}\n`,
     );
-  const { formatVerdict } = await import("./validate.js");
+  const { formatVerdict, rejectionWords } = await import("./validate.js");
   io.stderr.write(
     `${formatVerdict({ file, valid: false, dispatch: null, errors: failure.problems, warnings: [] }, paintFor(io.stderr))}\n`,
   );
-  io.stderr.write(`adapter-command: ${printable(failure.message)}; nothing ran\n`);
+  io.stderr.write(
+    `adapter-command: ${printable(rejectionWords(failure.message, failure.problems.length))}; nothing ran\n`,
+  );
   return EXIT.rejected;
 }

@@ -1,7 +1,7 @@
 // `adapter-command run`: validates one file, dispatches it, shows it live and turns the outcome into an exit code.
 
 import { analyzeText } from "../core/envelope/input-text.js";
-import type { Problem } from "../core/envelope/problems.js";
+import { inTextOrder, type Problem } from "../core/envelope/problems.js";
 import { place } from "../core/envelope/workspace.js";
 import { CoreError } from "../core/errors.js";
 import { printable } from "../core/printable.js";
@@ -72,7 +72,9 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     if (process.env.NO_COLOR) process.env.FORCE_COLOR = "0";
     const { runScreen } = await screen;
     const screenOptions = { file, inputMode: options.inputMode, answers: options.answer, workspace: options.workspace };
-    return runScreen(dispatcher, analysis, screenOptions, io, reportRejection);
+    return runScreen(dispatcher, analysis, screenOptions, io, (error) =>
+      reportRejection(error, file, io, false, locate),
+    );
   }
 
   const attached = options.json
@@ -83,7 +85,7 @@ export async function runCommand(file: string, options: RunOptions, io: Io): Pro
     task = dispatcher.submit({ analysis, hitlActivated: true, forceTextLine: options.inputMode === "text-line" });
   } catch (error) {
     attached.off();
-    return reportRejection(error, file, io, options.json);
+    return reportRejection(error, file, io, options.json, locate);
   }
   return followInLines(dispatcher, task, attached, options, io);
 }
@@ -144,17 +146,26 @@ function inCi(env = process.env): boolean {
   return set("CI") || set("CONTINUOUS_INTEGRATION");
 }
 
-/** Prints why a file was refused (with --json also as one JSON object on stdout); the exit code says nothing ran. */
-export async function reportRejection(error: unknown, file: string, io: Io, json = false): Promise<number> {
+/**
+ * Prints why a file was refused (with --json also as one JSON object on stdout); the exit code says nothing ran.
+ * `locate` gives each problem the line and column it points at in the file, as `validate` shows them.
+ */
+export async function reportRejection(
+  error: unknown,
+  file: string,
+  io: Io,
+  json = false,
+  locate: (problem: Problem) => Problem = (problem) => problem,
+): Promise<number> {
   if (!(error instanceof CoreError) || error.code !== "envelope_rejected") throw error;
-  const errors = (error.data.errors ?? []) as Problem[];
+  const errors = inTextOrder(((error.data.errors ?? []) as Problem[]).map(locate));
   if (json) writeJsonEnd(io, { kind: "rejected", file, message: error.message, errors });
   // Loaded only now: a run that is not refused has no use for the validator's formatting.
-  const { formatVerdict } = await import("./validate.js");
+  const { formatVerdict, rejectionWords } = await import("./validate.js");
   io.stderr.write(
     `${formatVerdict({ file, valid: false, dispatch: null, errors, warnings: [] }, paintFor(io.stderr))}\n`,
   );
-  io.stderr.write(`adapter-command: ${printable(error.message)}; nothing ran\n`);
+  io.stderr.write(`adapter-command: ${printable(rejectionWords(error.message, errors.length))}; nothing ran\n`);
   return EXIT.rejected;
 }
 

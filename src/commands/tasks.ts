@@ -7,6 +7,7 @@ import { type Binding, type Connection, connect } from "../client/connect.js";
 import { ClientFailure, classify } from "../client/failures.js";
 import { promptOf, RemoteTaskModel, stateOf, textOf } from "../client/remote-events.js";
 import { sendAnswerMessage } from "../client/remote-task.js";
+import { resolveTaskId } from "../client/task-prefix.js";
 import { printable } from "../core/printable.js";
 import { TASK_STATES } from "../core/task/task.js";
 import { ADAPTER_URI } from "../core/uris.js";
@@ -158,7 +159,8 @@ export async function tasksCommand(
       }
       return EXIT.ok;
     }
-    const [id = ""] = args;
+    // The console and `tasks list` show 8 characters: a unique prefix names the task (src/client/task-prefix.ts).
+    const id = await resolveTaskId(connection, args[0] ?? "");
     const get = () => connection.client.getTask(GetTaskRequest.fromJSON({ id }), connection.options);
     let task: Task;
     if (verb === "show") task = await get();

@@ -3,7 +3,8 @@ import { cwd } from "node:process";
 import type { Envelope, Problem } from "../core/envelope/envelope.js";
 import { analyzeText } from "../core/envelope/input-text.js";
 import { readablePath } from "../core/envelope/json-pointer.js";
-import { place } from "../core/envelope/workspace.js";
+import { inTextOrder } from "../core/envelope/problems.js";
+import { place, placementProblems } from "../core/envelope/workspace.js";
 import { printable } from "../core/printable.js";
 import { ADAPTER_URI } from "../core/uris.js";
 import type { Paint } from "../ui/paint.js";
@@ -27,13 +28,17 @@ export interface FileVerdict {
 export function validateInput(file: string, read: InputText, workspace: string | undefined): FileVerdict {
   if (!read.ok) return failed(file, read.problem);
   const { analysis, locate } = analyzeText(read.text);
+  const root = workspace ?? cwd();
   if (!analysis.valid) {
-    return { file, valid: false, dispatch: analysis.dispatch ?? null, errors: analysis.errors, warnings: [] };
+    // What the workspace says of the refused envelope (a working_dir outside it) is told too, in the file's order.
+    const { refused } = analysis;
+    const placing = refused ? placementProblems(root, refused, analysis.errors).map(locate) : [];
+    const errors = inTextOrder([...analysis.errors, ...placing]);
+    return { file, valid: false, dispatch: analysis.dispatch ?? null, errors, warnings: [] };
   }
   if (analysis.dispatch === "echo") return { file, valid: true, dispatch: "echo", errors: [], warnings: [] };
-  const root = workspace ?? cwd();
   const placed = place(root, analysis.envelope, analysis.envelopePath);
-  const errors = placed.ok ? [] : placed.errors.map(locate);
+  const errors = placed.ok ? [] : inTextOrder(placed.errors.map(locate));
   // `run` says the same when the runner is not there: most often the workspace is the wrong folder.
   const warnings = placed.warnings.map((problem) =>
     locate(
@@ -68,6 +73,16 @@ export function formatVerdict(verdict: FileVerdict, paint: Paint): string {
   for (const problem of verdict.errors) lines.push(`  ${paint.red("error")}   ${line(problem, paint)}`);
   for (const problem of verdict.warnings) lines.push(`  ${paint.yellow("warning")} ${line(problem, paint)}`);
   return lines.join("\n");
+}
+
+/**
+ * The line that closes a refusal, after the problems: "rejected: N problems", without the "adapter-command/v1"
+ * a rejection's message starts with (the line already starts with the tool's name); the message itself when there
+ * are no problems to count (a server that sent none).
+ */
+export function rejectionWords(message: string, problems: number): string {
+  if (problems > 0) return `rejected: ${problems} problem${problems === 1 ? "" : "s"} (above)`;
+  return message.replace(/^adapter-command\/v1 rejected: /, "rejected: ");
 }
 
 /** `12:7 envelope.timeout_seconds: expected …, found … [code]` */

@@ -13,4 +13,7 @@ export type LiveTask = Pick<
   | "endInput"
   | "pauseOutput"
   | "resumeOutput"
->;
+> & {
+  /** A task on a server may be answered by another client: the screen shows that answer as it shows its own. */
+  onAnsweredElsewhere?(listener: (answer: { prompt: string; text: string }) => void): () => void;
+};

@@ -15,7 +15,7 @@ import { holdKeys } from "./key-hold.js";
 import type { LiveTask } from "./live-task.js";
 import { ModelStore } from "./model-store.js";
 import { paintFor } from "./paint.js";
-import { headerLines, Scrollback, summaryLines } from "./scrollback.js";
+import { headerLines, type Runs, Scrollback, summaryLines } from "./scrollback.js";
 
 let loading: Promise<typeof import("./ink/run-ink.js")> | undefined;
 
@@ -55,13 +55,20 @@ export async function runScreen(
   return showTask(dispatcher, start, options, io, reportRejection);
 }
 
+/** The task once started or found, what the header names as its request, and what runs it when it has no envelope. */
+export interface Started {
+  task: TaskView;
+  request: string;
+  runs?: Runs | undefined;
+}
+
 /**
  * The screen over any task source (the local dispatcher, or a task on a server): `start` starts or finds the task
  * once the screen listens, and names what runs for the header; what it throws goes to `reportRejection`.
  */
 export async function showTask(
   dispatcher: LiveTask,
-  start: () => { task: TaskView; request: string } | Promise<{ task: TaskView; request: string }>,
+  start: () => Started | Promise<Started>,
   options: ScreenOptions,
   io: Io,
   reportRejection: (error: unknown, file: string, io: Io) => number | Promise<number>,
@@ -73,9 +80,9 @@ export async function showTask(
   const off = dispatcher.subscribe((event) => store.dispatch(event));
   let taskId: string;
   try {
-    const { task, request } = await start();
+    const { task, request, runs } = await start();
     taskId = task.id;
-    scrollback.write(headerLines(task, request, paint));
+    scrollback.write(headerLines(task, request, paint, io.stdout.columns || undefined, runs ?? task.envelope));
   } catch (error) {
     off();
     return reportRejection(error, options.file, io);
@@ -89,6 +96,9 @@ export async function showTask(
     refused: (prompt, reason) => store.dispatch({ type: "note", text: `--answer not taken by ${prompt}: ${reason}` }),
     exhausted: () => {},
   });
+  const offElsewhere = dispatcher.onAnsweredElsewhere?.(({ prompt, text }) =>
+    store.answered(prompt, text, "from another client"),
+  );
   const onAnswer = async (text: string) => {
     const result = await sendAnswer(dispatcher, taskId, text);
     if (result.ok) store.answered(result.prompt, text);
@@ -138,9 +148,13 @@ export async function showTask(
   releaseKeys(false);
   scrollback.route(undefined);
   const ended = dispatcher.get(taskId, false);
-  scrollback.write(["", ...summaryLines(ended, store.get().bytes, paint, options.workspace)]);
+  scrollback.write([
+    "",
+    ...summaryLines(ended, store.get().bytes, paint, options.workspace, io.stdout.columns || undefined),
+  ]);
   off();
   stopAnswering();
+  offElsewhere?.();
   stopListening();
   process.off("exit", restore);
   restore();

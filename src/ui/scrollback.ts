@@ -4,6 +4,7 @@
 
 import { printable } from "../core/printable.js";
 import type { TaskView } from "../core/task/task-record.js";
+import { fitPieces, type Piece } from "./fit-line.js";
 import type { Paint } from "./paint.js";
 import { formatBytes, formatDuration, type ScrollLine } from "./screen-model.js";
 import { endingOf } from "./words.js";
@@ -40,32 +41,62 @@ export function formatLine(line: ScrollLine, paint: Paint): string {
   return `  ${line.text}`;
 }
 
-/** The envelope: adapter, mode, request and working directory (the request alone before the task exists). */
-export function headerLines(task: TaskView | undefined, request: string, paint: Paint): string[] {
-  const envelope = task?.envelope;
-  const what = envelope
-    ? `${envelope.adapter} · ${paint.cyan(envelope.mode)} · ${printable(request)}`
-    : `echo · ${printable(request)}`;
-  const lines = [`${paint.bold("adapter-command")} ${what}`];
-  const where = [
-    task?.workingDir ? `in ${printable(task.workingDir)}` : undefined,
-    task ? `task ${task.id}` : undefined,
-  ];
-  const second = where.filter((part) => part !== undefined).join(" · ");
-  if (second) lines.push(paint.dim(second));
-  return lines;
+/** What runs, when the task's view has no envelope of its own (a task on a server says it in its metadata). */
+export interface Runs {
+  adapter: string;
+  mode: string;
 }
 
-/** The last lines of a run: how it ended, how long it took, how much it printed, and what to try when it failed. */
-export function summaryLines(task: TaskView, bytes: number, paint: Paint, workspace?: string): string[] {
+/**
+ * The envelope: adapter, mode, request and working directory (the request alone before the task exists), laid out
+ * for `columns` (src/ui/fit-line.ts): paths shortened from the left, the task id never split.
+ */
+export function headerLines(
+  task: TaskView | undefined,
+  request: string,
+  paint: Paint,
+  columns = Number.POSITIVE_INFINITY,
+  runs: Runs | undefined = task?.envelope,
+): string[] {
+  const what: Piece[] = [{ text: "adapter-command", paint: paint.bold }];
+  if (runs)
+    what.push({ text: printable(runs.adapter), joiner: " " }, { text: printable(runs.mode), paint: paint.cyan });
+  else what.push({ text: "echo", joiner: " " });
+  what.push({ text: printable(request), path: true });
+  const where: Piece[] = [];
+  if (task?.workingDir) where.push({ prefix: "in ", text: printable(task.workingDir), path: true });
+  if (task) where.push({ prefix: "task ", text: task.id });
+  return [...fitPieces(what, columns), ...fitPieces(where, columns).map((line) => paint.dim(line))];
+}
+
+/**
+ * The last lines of a run: how it ended, how long it took, how much it printed, and what to try when it failed; laid
+ * out for `columns` as the header is, the details broken between words.
+ */
+export function summaryLines(
+  task: TaskView,
+  bytes: number,
+  paint: Paint,
+  workspace?: string,
+  columns = Number.POSITIVE_INFINITY,
+): string[] {
   const ending = endingOf(task, workspace);
   const duration = task.startedAt && task.endedAt ? Date.parse(task.endedAt) - Date.parse(task.startedAt) : 0;
   const colour = ending.ok ? paint.green : task.state === "canceled" ? paint.yellow : paint.red;
-  const head = paint.bold(colour(`${ending.ok ? "✔" : "✘"} ${ending.state}`));
+  const head = `${ending.ok ? "✔" : "✘"} ${ending.state}`;
   // "timed out after 8 s" already says how long it ran.
   const took = task.reason === "timeout" ? undefined : formatDuration(duration);
-  const parts = [ending.how, took, `${formatBytes(bytes)} of output`, `task ${task.id}`].filter(
-    (part) => part !== undefined,
+  const parts: Piece[] = [{ text: head, paint: (text) => paint.bold(colour(text)) }];
+  for (const part of [ending.how, took, `${formatBytes(bytes)} of output`])
+    if (part !== undefined) parts.push({ text: part });
+  parts.push({ prefix: "task ", text: task.id });
+  const details = ending.details.flatMap((line) =>
+    fitPieces(
+      printable(line)
+        .split(" ")
+        .map((word) => ({ text: word, joiner: " " })),
+      columns,
+    ).map((row) => paint.red(row)),
   );
-  return [`${head} · ${parts.join(" · ")}`, ...ending.details.map((line) => paint.red(printable(line)))];
+  return [...fitPieces(parts, columns), ...details];
 }

@@ -17,27 +17,32 @@ function Filters({ filters, onChange }: { filters: ListFilters; onChange: (filte
         onChange({ ...filters, contextId: contextId.trim() });
       }}
     >
-      <label for="filter-status">State</label>
-      <select
-        id="filter-status"
-        value={filters.status}
-        onChange={(event) => onChange({ ...filters, status: (event.target as HTMLSelectElement).value })}
-      >
-        <option value="">any</option>
-        {Object.entries(STATES).map(([name, state]) => (
-          <option key={name} value={name}>
-            {state.word}
-          </option>
-        ))}
-      </select>
-      <label for="filter-context">Context</label>
-      <input
-        id="filter-context"
-        value={contextId}
-        placeholder="any"
-        autoComplete="off"
-        onInput={(event) => setContextId((event.target as HTMLInputElement).value)}
-      />
+      {/* A label and its box stay on one row: the row breaks between the filters, never inside one. */}
+      <span class="filter">
+        <label for="filter-status">State</label>
+        <select
+          id="filter-status"
+          value={filters.status}
+          onChange={(event) => onChange({ ...filters, status: (event.target as HTMLSelectElement).value })}
+        >
+          <option value="">any</option>
+          {Object.entries(STATES).map(([name, state]) => (
+            <option key={name} value={name}>
+              {state.word}
+            </option>
+          ))}
+        </select>
+      </span>
+      <span class="filter">
+        <label for="filter-context">Context</label>
+        <input
+          id="filter-context"
+          value={contextId}
+          placeholder="any"
+          autoComplete="off"
+          onInput={(event) => setContextId((event.target as HTMLInputElement).value)}
+        />
+      </span>
       <button type="submit">Filter</button>
     </form>
   );

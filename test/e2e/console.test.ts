@@ -253,6 +253,70 @@ describe("the operator console in a browser", { skip: NO_BROWSER, timeout: 120_0
     assertClean(watch, "on the card and in a narrow window");
   });
 
+  it("at 1280 px: a long output line wraps whole (no sideways overflow), and each filter's label shares its box's row", async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const boxes = (await page.evaluate(`["status", "context"].map((name) => {
+      const box = (element) => { const r = element.getBoundingClientRect(); return { top: r.top, bottom: r.bottom }; };
+      return { label: box(document.querySelector('label[for="filter-' + name + '"]')), control: box(document.getElementById("filter-" + name)) };
+    })`)) as Array<{ label: { top: number; bottom: number }; control: { top: number; bottom: number } }>;
+    for (const { label, control } of boxes) {
+      const middle = (label.top + label.bottom) / 2;
+      assert.ok(
+        middle > control.top && middle < control.bottom,
+        `a label beside its box, not above it: ${JSON.stringify(boxes)}`,
+      );
+    }
+    await page.locator(".filters").screenshot({ path: "/tmp/screen-filters.png" });
+    const words = Array.from({ length: 60 }, (_, n) => `word${n}`).join(" ");
+    const unbroken = "x".repeat(300);
+    const write = `a short line\n${words} ${unbroken} END\n`;
+    sent += 1;
+    const answer = await server.fetch("/a2a/rest/message:send", {
+      method: "POST",
+      body: {
+        message: {
+          messageId: `console-${process.pid}-${sent}`,
+          role: "ROLE_USER",
+          parts: [{ text: JSON.stringify({ write, quietMs: 100 }) }],
+          metadata: { [ADAPTER_URI]: envelope("say") },
+        },
+        configuration: { returnImmediately: true },
+      },
+    });
+    assert.equal(answer.status, 200, answer.text);
+    await page.locator(`[data-task-id="${answer.body.task.id}"]`).click(WAIT);
+    const line = page.locator(".out-line").filter({ hasText: "END" });
+    await line.waitFor(WAIT);
+    await page.locator('[data-field="state"]').getByText("completed").waitFor(WAIT);
+    // Measured in the page (a string: this file is typed for Node, not the DOM).
+    const measured = (await page.evaluate(`(() => {
+      const line = [...document.querySelectorAll(".out-line")].find((row) => row.textContent.includes("END"));
+      const output = document.querySelector(".output");
+      return {
+        text: line.textContent,
+        lineOverflow: line.scrollWidth - line.clientWidth,
+        outputOverflow: output.scrollWidth - output.clientWidth,
+        height: line.offsetHeight,
+        right: line.getBoundingClientRect().right,
+        outputRight: output.getBoundingClientRect().right,
+      };
+    })()`)) as {
+      text: string;
+      lineOverflow: number;
+      outputOverflow: number;
+      height: number;
+      right: number;
+      outputRight: number;
+    };
+    assert.ok(measured.text.includes(`${words} ${unbroken} END`), measured.text);
+    assert.ok(measured.lineOverflow <= 0, `the line overflows by ${measured.lineOverflow} px`);
+    assert.ok(measured.outputOverflow <= 0, `the output scrolls sideways by ${measured.outputOverflow} px`);
+    assert.ok(measured.height > 3 * 18, `the line is ${measured.height} px high: it did not wrap`);
+    assert.ok(measured.right <= measured.outputRight + 0.5, JSON.stringify(measured));
+    await page.screenshot({ path: "/tmp/screen-output-wrap.png" });
+    assertClean(watch, "wrapping output and the filters");
+  });
+
   it("a wrong token says so and loads no data; without a token the page asks for one", async () => {
     const wrong = await watchedPage(chromium.context);
     await wrong.page.goto(`${server.url}/#token=not-the-token`);

@@ -79,7 +79,7 @@ describe("run --server and tasks against serve --http", { timeout: 240_000, conc
         const result = await remote([envelopeFile("ok", { mode: "bogus" })]);
         assert.equal(result.code, 3, explain(result));
         assert.match(result.stderr, /envelope\.mode: expected "plan" or "assess", found "bogus" \[invalid_value\]/);
-        assert.match(result.stderr, /adapter-command\/v1 rejected: .*; nothing ran/);
+        assert.match(result.stderr, /^adapter-command: rejected: 1 problem \(above\); nothing ran$/m);
       });
 
       it("a prompt answered with --answer: exit 0", async () => {

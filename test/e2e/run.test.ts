@@ -367,3 +367,29 @@ describe("run --no-tui: what section 2 refuses never runs (exit 3), what cannot 
     assert.ok(result.stderr.includes("\\u001b]0;pwned\\u0007"), result.stderr);
   });
 });
+
+describe("run: a rejection says every problem with its line:col, once (issue 49)", () => {
+  it("a working_dir outside the workspace and a bad request: both, at their lines; the last line does not stutter", async () => {
+    const file = writeJson(
+      {
+        adapter: "sandbox-agent-runner",
+        mode: "plan",
+        command: ["node", ".aiwg/ops/adapters/sandbox-agent-runner/runner.mjs", "--request", "../req.json"],
+        working_dir: "/etc",
+      },
+      "two-problems",
+    );
+    const result = await runCli(run(file));
+    assert.equal(result.code, 3, result.stderr);
+    assert.match(result.stderr, /\d+:\d+ command\[3\]: .*\[request_bad_segment\]/);
+    assert.match(result.stderr, /\d+:\d+ working_dir: .*\[working_dir_outside\]/);
+    assert.match(result.stderr, /^adapter-command: rejected: \d+ problems \(above\); nothing ran$/m);
+    assert.doesNotMatch(result.stderr, /adapter-command: adapter-command/);
+  });
+
+  it("a working_dir outside the workspace alone (a check of the workspace, not of the schema) has its line:col", async () => {
+    const result = await runCli(run(writeEnvelope({ working_dir: "/etc" })));
+    assert.equal(result.code, 3, result.stderr);
+    assert.match(result.stderr, /error\s+\d+:\d+ envelope\.working_dir: .*\[working_dir_outside\]/);
+  });
+});

@@ -783,3 +783,38 @@ describe("schema: the shipped files", { concurrency: AT_ONCE }, () => {
     assert.ok(pkg.files.includes("schema"), JSON.stringify(pkg.files));
   });
 });
+
+describe("validate: every problem, in the file's order (issue 49)", () => {
+  /** A file written as it is, so the lines of its fields are known. */
+  const textFile = (text: string) => {
+    const path = join(temp, `file-${++counter}.json`);
+    writeFileSync(path, text);
+    return path;
+  };
+  const lines = (...fields: string[]) => `{\n${fields.map((field) => `  ${field}`).join(",\n")}\n}\n`;
+  const ADAPTER = '"adapter": "sandbox-agent-runner"';
+  const MODE = '"mode": "plan"';
+  const command = (request: string) => `"command": ["node", "${RUNNER}", "--request", "${request}"]`;
+  const problemLines = (stdout: string) =>
+    stdout
+      .split("\n")
+      .filter((line) => line.startsWith("  error"))
+      .map((line) => /error\s+(\d+:\d+ \S+)/.exec(line)?.[1]);
+
+  it("a bad request path and a bad working_dir: both reported", async () => {
+    const file = textFile(lines(ADAPTER, MODE, command("/etc/passwd"), '"working_dir": "/etc"'));
+    const result = await runCli(["validate", "--workspace", "examples/workspace", file]);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stdout, /4:\d+ command\[3\]: .*\[request_absolute\]/);
+    assert.match(result.stdout, /5:3 working_dir: .*found "\/etc" \[working_dir_outside\]/);
+  });
+
+  it("problems print in line order: an unknown field before a bad value below it", async () => {
+    const file = textFile(
+      lines(ADAPTER, MODE, command(".aiwg/ops/runs/req.json"), '"extra": 1', '"timeout_seconds": -5'),
+    );
+    const result = await runCli(["validate", "--workspace", "examples/workspace", file]);
+    assert.equal(result.code, 1, result.stdout);
+    assert.deepEqual(problemLines(result.stdout), ["5:3 extra:", "6:3 timeout_seconds:"], result.stdout);
+  });
+});

@@ -21,7 +21,26 @@ export type { Envelope, Message, Problem };
 export type Analysis =
   | { valid: true; dispatch: "adapter-command"; envelope: Envelope; envelopePath: string; message?: Message }
   | { valid: true; dispatch: "echo"; message: Message }
-  | { valid: false; dispatch?: "adapter-command" | "echo"; errors: Problem[] };
+  | { valid: false; dispatch?: "adapter-command" | "echo"; errors: Problem[]; refused?: Refused };
+
+/**
+ * An envelope that was refused, as the file has it: the checks that need the workspace (working_dir, the request's
+ * place) still run on what of it they can read, so every problem is reported at once (src/core/envelope/workspace.ts).
+ */
+export interface Refused {
+  raw: unknown;
+  path: string;
+}
+
+/** The envelope of an analysis, valid or refused, for the workspace's checks. */
+export function refusedOf(analysis: Analysis): Refused | undefined {
+  if (analysis.valid) {
+    return analysis.dispatch === "adapter-command"
+      ? { raw: analysis.envelope, path: analysis.envelopePath }
+      : undefined;
+  }
+  return analysis.refused;
+}
 
 export type Shape = "send-params" | "message" | "envelope";
 
@@ -54,14 +73,16 @@ export function analyzeInput(value: unknown): Analysis {
     // A top-level "$schema" binds the file to `adapter-command schema` in an editor; it is not an envelope field.
     const { [SCHEMA_KEY]: _bound, ...envelope } = value;
     const analysis = analyzeEnvelope(envelope, "");
-    return schemaKey.length === 0 ? analysis : invalid([...schemaKey, ...errorsOf(analysis)], "adapter-command");
+    return schemaKey.length === 0
+      ? analysis
+      : invalid([...schemaKey, ...errorsOf(analysis)], "adapter-command", refusedOf(analysis));
   }
   const analysis = shape === "send-params" ? analyzeSendParams(value) : analyzeMessage(value);
   // Envelope fields beside `message` or `parts` were meant as an envelope: that is an error, never an echo.
   const misplaced = misplacedEnvelopeFields(value, shape);
   if (misplaced.length === 0 && schemaKey.length === 0) return analysis;
   const dispatch = misplaced.length > 0 ? "adapter-command" : analysis.dispatch;
-  return invalid([...schemaKey, ...misplaced, ...errorsOf(analysis)], dispatch);
+  return invalid([...schemaKey, ...misplaced, ...errorsOf(analysis)], dispatch, refusedOf(analysis));
 }
 
 /** The key an editor reads to find a file's JSON Schema (CONTRACT section 2): allowed at the top, as a string. */
@@ -147,7 +168,7 @@ function withEnvelope(raw: unknown, path: string, errors: Problem[], message: Me
     const problems = problemsFromIssues(parsed.issues, path);
     errors.push(...problems, ...moreUnknownFields(raw, path, problems));
   }
-  if (errors.length > 0 || !parsed.success) return invalid(errors, "adapter-command");
+  if (errors.length > 0 || !parsed.success) return invalid(errors, "adapter-command", { raw, path });
   return {
     valid: true,
     dispatch: "adapter-command",
@@ -217,8 +238,8 @@ function envelopeAt(metadata: unknown): { present: boolean; value?: unknown } {
   return { present: true, value: metadata[ADAPTER_URI] };
 }
 
-function invalid(errors: Problem[], dispatch?: "adapter-command" | "echo"): Analysis {
-  return { valid: false, ...(dispatch ? { dispatch } : {}), errors };
+function invalid(errors: Problem[], dispatch?: "adapter-command" | "echo", refused?: Refused): Analysis {
+  return { valid: false, ...(dispatch ? { dispatch } : {}), errors, ...(refused ? { refused } : {}) };
 }
 
 function describeType(value: unknown): string {

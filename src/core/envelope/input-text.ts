@@ -1,7 +1,7 @@
 // An input file's text, analysed: JSON syntax, repeated keys, the three shapes, and each problem's line:column.
-import { type Analysis, analyzeInput, parseJsonText } from "./envelope.js";
+import { type Analysis, analyzeInput, parseJsonText, refusedOf } from "./envelope.js";
 import { duplicateKeyProblem, JsonTree, repeatsKeys } from "./json-document.js";
-import type { Problem } from "./problems.js";
+import { inTextOrder, type Problem } from "./problems.js";
 
 export interface TextAnalysis {
   analysis: Analysis;
@@ -30,9 +30,15 @@ export function analyzeText(text: string): TextAnalysis {
   const duplicates = repeated.map(duplicateKeyProblem);
   const analysis = analyzeInput(parsed.value);
   if (analysis.valid && duplicates.length === 0) return { analysis, locate };
-  const errors = [...duplicates, ...(analysis.valid ? [] : analysis.errors)].map(locate);
+  const errors = inTextOrder([...duplicates, ...(analysis.valid ? [] : analysis.errors)].map(locate));
+  const refused = refusedOf(analysis);
   return {
-    analysis: { valid: false, ...(analysis.dispatch ? { dispatch: analysis.dispatch } : {}), errors },
+    analysis: {
+      valid: false,
+      ...(analysis.dispatch ? { dispatch: analysis.dispatch } : {}),
+      errors,
+      ...(refused ? { refused } : {}),
+    },
     locate,
   };
 }

@@ -14,6 +14,19 @@ export interface Problem {
   column?: number;
 }
 
+/**
+ * Problems in the order of the text they point at (line, then column), as an editor lists them; those without a
+ * place keep their order, after the rest. Stable, so problems at one place keep theirs.
+ */
+export function inTextOrder(problems: readonly Problem[]): Problem[] {
+  const key = (problem: Problem) => [problem.line ?? Number.POSITIVE_INFINITY, problem.column ?? 0] as const;
+  return [...problems].sort((a, b) => {
+    const [lineA, columnA] = key(a);
+    const [lineB, columnB] = key(b);
+    return lineA === lineB ? columnA - columnB : lineA - lineB;
+  });
+}
+
 const MAX_SHOWN = 80;
 
 /** A value as the user wrote it, short enough for one line. */

@@ -4,6 +4,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "nod
 import { REQUEST_ROOTS, RUNNER_PATH } from "../uris.js";
 import type { Envelope } from "./envelope-schema.js";
 import { joinPointer } from "./json-pointer.js";
+import { isRecord } from "./json-value.js";
 import type { Problem } from "./problems.js";
 
 export interface Placement {
@@ -132,4 +133,36 @@ export function place(workspace: string, envelope: Envelope, envelopePath: strin
 
   if (errors.length > 0) return { ok: false, errors, warnings };
   return { ok: true, placement: { workspace: root, workingDir, runnerPath, requestPath }, warnings };
+}
+
+/** Stands in for a request the schema refused, so the working directory is still checked; its problems are left out. */
+const NO_REQUEST = ".aiwg/ops/runs/request.json";
+
+/**
+ * The workspace's errors for an envelope the schema refused (`reported` are its problems), so a file with a bad
+ * request path and a bad working_dir hears of both (CONTRACT section 2: every problem): what of `working_dir` and
+ * the request is readable is checked as `place` checks it; a field the schema already refused is not checked again.
+ */
+export function placementProblems(
+  workspace: string,
+  refused: { raw: unknown; path: string },
+  reported: readonly Problem[],
+): Problem[] {
+  const { raw, path } = refused;
+  if (!isRecord(raw)) return [];
+  const refusedAt = (key: string) => {
+    const at = joinPointer(path, key);
+    return reported.some((problem) => problem.path === at || problem.path.startsWith(`${at}/`));
+  };
+  const workingDir = raw.working_dir;
+  if (workingDir !== undefined && (typeof workingDir !== "string" || refusedAt("working_dir"))) return [];
+  const command = Array.isArray(raw.command) ? raw.command : [];
+  const request = typeof command[3] === "string" && !refusedAt("command") ? command[3] : undefined;
+  const envelope = { working_dir: workingDir, command: ["", "", "", request ?? NO_REQUEST] } as unknown as Envelope;
+  const placed = place(workspace, envelope, path);
+  if (placed.ok) return [];
+  const requestAt = joinPointer(path, "command");
+  return placed.errors.filter(
+    (problem) => problem.code !== "workspace_missing" && (request !== undefined || !problem.path.startsWith(requestAt)),
+  );
 }

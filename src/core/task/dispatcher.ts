@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { type Containment, sharedContainment } from "../containment/containment.js";
 import type { GuardKind } from "../containment/guard.js";
 import type { Analysis, Message } from "../envelope/envelope.js";
+import { placementProblems } from "../envelope/workspace.js";
 import { CoreError, rejected, taskNotFound } from "../errors.js";
 import { historyMessageOf, MAX_ANSWERS_KEPT } from "../hitl/answer-message.js";
 import { judgeAnswer, refusalOf } from "../hitl/hitl.js";
@@ -113,7 +114,14 @@ export class Dispatcher {
   submit(input: SubmitInput): TaskView {
     if (this.closing) throw new CoreError("shutting_down", "the dispatcher is shutting down");
     const { analysis } = input;
-    if (!analysis.valid) throw rejected(analysis.errors, analysis.dispatch);
+    if (!analysis.valid) {
+      // The workspace's checks run on a refused envelope too: every problem is told at once.
+      const { errors, refused } = analysis;
+      throw rejected(
+        refused ? [...errors, ...placementProblems(this.workspace, refused, errors)] : errors,
+        analysis.dispatch,
+      );
+    }
     if (this.queue.length >= this.maxQueued) {
       throw new CoreError("busy", `too many tasks waiting (${this.maxQueued}); try again when some have ended`, {
         reason: "queue_full",

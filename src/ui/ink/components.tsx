@@ -39,36 +39,74 @@ export function PartialLine({ line }: { line: OutputLine }) {
 }
 
 const BAR = 20;
+/** A bar shorter than this says too little to be worth its columns. */
+const MIN_BAR = 6;
+
+/** What Ctrl-C does now, longest first: the shorter words are for narrow terminals. */
+function keyHints(interrupts: number): string[] {
+  if (interrupts === 0) return ["Ctrl-C cancels"];
+  if (interrupts === 1) return ["canceling… Ctrl-C again kills it now", "Ctrl-C again kills it now", "Ctrl-C kills"];
+  return ["killing…"];
+}
+
+/**
+ * The state line's parts for `columns`: what gives way first on a narrow terminal is the bar (shorter, then gone),
+ * then the time left, then the elapsed time; the state and what Ctrl-C does stay (docs/reference.md, "The screen").
+ */
+export function statusParts(
+  task: TaskView,
+  now: number,
+  interrupts: number,
+  columns: number,
+): { elapsed: string; bar: string; keys: string } {
+  const started = task.startedAt ? Date.parse(task.startedAt) : now;
+  const deadline = task.deadline ? Date.parse(task.deadline) : undefined;
+  const elapsed = ` ${formatDuration(now - started)}`;
+  let done: number | undefined;
+  let left = "";
+  if (deadline !== undefined && deadline > started) {
+    // The clock tick may be a little older than startedAt, and the task may outlive its deadline: clamp to 0..1.
+    done = Math.min(1, Math.max(0, (now - started) / (deadline - started)));
+    left = ` ${formatTimeLeft(deadline - Math.max(now, started))} left`;
+  }
+  const barOf = (width: number) => {
+    if (done === undefined || width === 0) return left;
+    const filled = Math.round(done * width);
+    return ` ${"█".repeat(filled)}${"░".repeat(width - filled)}${left}`;
+  };
+  const hints = keyHints(interrupts);
+  for (const keys of hints) {
+    const fixed = task.state.length + 3 + keys.length;
+    const room = columns - fixed - elapsed.length - left.length - 1;
+    if (done !== undefined && room >= MIN_BAR) return { elapsed, bar: barOf(Math.min(BAR, room)), keys };
+    if (fixed + elapsed.length + left.length <= columns) return { elapsed, bar: barOf(0), keys };
+    if (fixed + elapsed.length <= columns) return { elapsed, bar: "", keys };
+    if (fixed <= columns) return { elapsed: "", bar: "", keys };
+  }
+  return { elapsed: "", bar: "", keys: hints[hints.length - 1] ?? "" };
+}
 
 export function StatusLine({
   task,
   now,
   interrupts = 0,
+  columns = 80,
 }: {
   task: TaskView | undefined;
   now: number;
   interrupts?: number;
+  /** The terminal's width: the line is fitted to it, keeping the state and what Ctrl-C does. */
+  columns?: number;
 }) {
   if (!task) return <Text dimColor>starting…</Text>;
-  const started = task.startedAt ? Date.parse(task.startedAt) : now;
-  const deadline = task.deadline ? Date.parse(task.deadline) : undefined;
-  const elapsed = now - started;
-  let bar = "";
-  if (deadline !== undefined && deadline > started) {
-    // The clock tick may be a little older than startedAt, and the task may outlive its deadline: clamp to 0..1.
-    const done = Math.min(1, Math.max(0, elapsed / (deadline - started)));
-    const filled = Math.round(done * BAR);
-    bar = ` ${"█".repeat(filled)}${"░".repeat(BAR - filled)} ${formatTimeLeft(deadline - Math.max(now, started))} left`;
-  }
+  const { elapsed, bar, keys } = statusParts(task, now, interrupts, columns);
   const colour = task.state === "input-required" ? "magenta" : "blue";
-  const keys =
-    interrupts === 0 ? "Ctrl-C cancels" : interrupts === 1 ? "canceling… Ctrl-C again kills it now" : "killing…";
   return (
     <Text wrap="truncate-end">
       <Text color={colour} bold>
         {task.state}
-      </Text>{" "}
-      {formatDuration(elapsed)}
+      </Text>
+      {elapsed}
       <Text dimColor>{bar}</Text>
       <Text dimColor> · </Text>
       <Text color={interrupts > 0 ? "yellow" : undefined} dimColor={interrupts === 0}>
@@ -247,7 +285,7 @@ export function LiveArea({ model, now, columns, rows, onAnswer, onInterrupt }: S
       ) : model.error ? (
         <Text color="red">{model.error}</Text>
       ) : null}
-      {status ? <StatusLine task={task} now={now} interrupts={model.interrupts} /> : null}
+      {status ? <StatusLine task={task} now={now} interrupts={model.interrupts} columns={columns} /> : null}
     </Box>
   );
 }
