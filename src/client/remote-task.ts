@@ -19,10 +19,14 @@ import type { TaskView } from "../core/task/task-record.js";
 import { ADAPTER_URI } from "../core/uris.js";
 import type { LiveTask } from "../ui/live-task.js";
 import type { Connection } from "./connect.js";
-import { ClientFailure, classify } from "./failures.js";
-import { RemoteTaskModel } from "./remote-events.js";
+import { ClientFailure } from "./failures.js";
+import { FollowLimit } from "./follow-limit.js";
+import { type ModelOptions, RemoteTaskModel } from "./remote-events.js";
 
-/** Resuming gives up after this many failed attempts in a row, or this long without a working stream. */
+/**
+ * Resuming gives up after this many attempts in a row that brought nothing new (no new event, and the stream broke
+ * within RESUME_WINDOW_MS: a Task and then an oversized line is no progress), or this long without a working stream.
+ */
 export const RESUME_ATTEMPTS = 5;
 export const RESUME_WINDOW_MS = 15_000;
 const RESUME_PAUSE_MS = 250;
@@ -33,7 +37,9 @@ export interface Outbound {
 }
 
 export class RemoteTask implements LiveTask {
-  private readonly model = new RemoteTaskModel();
+  private readonly model: RemoteTaskModel;
+  private readonly limit = new FollowLimit(Date.now());
+  private limitTimer: NodeJS.Timeout | undefined;
   private readonly emitter = new Emitter();
   private readonly abort = new AbortController();
   private ended: (() => void) | undefined;
@@ -49,7 +55,11 @@ export class RemoteTask implements LiveTask {
   constructor(
     private readonly connection: Connection,
     private readonly say: (line: string) => void = () => {},
-  ) {}
+    shown: ModelOptions = {},
+  ) {
+    this.model = new RemoteTaskModel(shown);
+    this.armLimit();
+  }
 
   /** Sends the envelope with SendStreamingMessage; resolves with the task once the server has it. */
   async start(outbound: Outbound): Promise<TaskView> {
@@ -72,7 +82,7 @@ export class RemoteTask implements LiveTask {
     try {
       first = await stream.next();
     } catch (error) {
-      throw classify(error, this.connection.lastErrorBody());
+      throw this.connection.failure(error);
     }
     if (first.done || !first.value.payload) throw new ClientFailure("infrastructure", "the server sent no task");
     this.feed(first.value);
@@ -88,7 +98,7 @@ export class RemoteTask implements LiveTask {
       yield* client.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: taskId }), this.callOptions());
     } catch (error) {
       // An ended task cannot be subscribed to (-32004): GetTask has its end (CONTRACT 9.4).
-      const failure = classify(error, this.connection.lastErrorBody());
+      const failure = this.connection.failure(error);
       if (failure.kind !== "refused") throw error;
       const task = await client.getTask(GetTaskRequest.fromJSON({ id: taskId }), this.callOptions());
       if (!isTerminal(this.model.task?.state ?? "submitted") || this.model.task?.id !== task.id)
@@ -99,29 +109,42 @@ export class RemoteTask implements LiveTask {
 
   private async follow(taskId: string, first: AsyncGenerator<StreamResponse>): Promise<void> {
     let stream = first;
-    let failures = 0;
-    let since = Date.now();
+    /** Resumes in a row that brought nothing new, and when the first of them began. */
+    let fruitless = 0;
+    let brokeAt = Date.now();
     for (;;) {
+      const opened = Date.now();
+      let news = false;
+      let broke: ClientFailure | undefined;
       try {
         for await (const item of stream) {
-          failures = 0;
-          since = Date.now();
-          this.feed(item);
+          if (this.feed(item)) news = true;
           if (this.over) break;
         }
         if (this.over) return this.finish();
-        // A SendStreamingMessage stream ends when the task asks (CONTRACT 7.3): SubscribeToTask follows on.
       } catch (error) {
         if (this.abort.signal.aborted || this.over) return this.finish();
-        const failure = classify(error, this.connection.lastErrorBody());
-        if (failure.kind === "usage" || failure.kind === "rejected") return this.lose(failure.message);
-        failures += 1;
-        if (failures > RESUME_ATTEMPTS || Date.now() - since > RESUME_WINDOW_MS)
-          return this.lose(`${failure.message} (gave up after ${failures} attempts to resume)`);
-        this.say(`the stream broke (${failure.message}): resuming`);
-        // A short pause between attempts, so a server that restarts has a moment (bounded by the limits above).
-        await new Promise((resolve) => setTimeout(resolve, RESUME_PAUSE_MS * failures));
+        broke = this.connection.failure(error);
+        if (broke.kind === "usage" || broke.kind === "rejected") return this.lose(broke.message);
       }
+      // A SendStreamingMessage stream ends when the task asks (CONTRACT 7.3): SubscribeToTask follows on. A stream
+      // that ended or broke having brought nothing new counts against resuming, so no server keeps us resubscribing.
+      const why = broke?.message ?? `${this.connection.origin} ended the stream before the task ended`;
+      const lost = why.startsWith("lost ") ? why : `lost ${this.connection.origin}: ${why}`;
+      if (news || Date.now() - opened >= RESUME_WINDOW_MS) {
+        fruitless = 0;
+        brokeAt = Date.now();
+      }
+      if (fruitless >= RESUME_ATTEMPTS)
+        return this.lose(`${lost} (gave up after ${RESUME_ATTEMPTS} attempts to resume that brought nothing new)`);
+      if (Date.now() - brokeAt > RESUME_WINDOW_MS)
+        return this.lose(`${lost} (gave up after ${RESUME_WINDOW_MS / 1000} s without a working stream)`);
+      if (fruitless > 0 || broke) {
+        this.say(`the stream broke (${why}): resuming (attempt ${fruitless + 1} of ${RESUME_ATTEMPTS})`);
+        // A short pause between attempts, so a server that restarts has a moment (bounded by the limits above).
+        await new Promise((resolve) => setTimeout(resolve, RESUME_PAUSE_MS * (fruitless + 1)));
+      }
+      fruitless += 1;
       this.resumes += 1;
       stream = this.subscribeOrGet(taskId);
     }
@@ -131,8 +154,22 @@ export class RemoteTask implements LiveTask {
     return this.lastView !== undefined || isTerminal(this.model.task?.state ?? "submitted");
   }
 
-  private feed(item: StreamResponse): void {
-    for (const event of this.model.take(item)) this.emit(event);
+  /** Shows what `item` adds; true when it added anything (progress, for resuming). */
+  private feed(item: StreamResponse): boolean {
+    const events = this.model.take(item);
+    for (const event of events) this.emit(event);
+    if (this.limit.seen(this.model.task, Date.now())) this.armLimit();
+    return events.length > 0;
+  }
+
+  /** Following stops at the task's deadline plus a grace, whatever the stream still sends (follow-limit.ts). */
+  private armLimit(): void {
+    clearTimeout(this.limitTimer);
+    this.limitTimer = setTimeout(
+      () => this.lose(this.limit.words(this.connection.origin, this.model.task)),
+      Math.max(0, this.limit.until - Date.now()),
+    );
+    this.limitTimer.unref();
   }
 
   private emit(event: DispatcherEvent): void {
@@ -157,6 +194,7 @@ export class RemoteTask implements LiveTask {
   }
 
   private finish(): void {
+    clearTimeout(this.limitTimer);
     this.abort.abort();
     this.ended?.();
   }
@@ -187,7 +225,7 @@ export class RemoteTask implements LiveTask {
     try {
       await sendAnswerMessage(this.connection, input.taskId ?? "", response.prompt_id, response.payload.text);
     } catch (error) {
-      throw refusal(classify(error, this.connection.lastErrorBody()));
+      throw refusal(this.connection.failure(error));
     }
     // Taken: the prompt is closed here at once, as the dispatcher closes it, so it is not answered twice.
     const task = this.model.task;
@@ -205,7 +243,7 @@ export class RemoteTask implements LiveTask {
         if (!this.over) this.feed({ payload: { $case: "task", value: task } });
         if (this.over) this.finish();
       })
-      .catch((error) => this.say(`could not cancel the task: ${classify(error, undefined).message}`));
+      .catch((error) => this.say(`could not cancel the task: ${this.connection.failure(error).message}`));
   }
 
   /** A second Ctrl-C: stop following at once; the server was already asked to cancel. */

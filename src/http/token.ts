@@ -4,12 +4,10 @@ import { randomBytes } from "node:crypto";
 import { closeSync, constants, fchmodSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { readSecretFile, SecretFileError } from "../io/secret-file.js";
+import { checkedToken, readTokenFile, TokenError } from "../io/bearer-token.js";
 
 export const TOKEN_ENV = "ADAPTER_COMMAND_TOKEN";
-/** The characters RFC 6750 allows in a bearer token (b64token). */
-const B64TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
-const MAX_TOKEN_FILE_BYTES = 4096;
+export { TokenError };
 
 export interface Token {
   value: string;
@@ -19,29 +17,6 @@ export interface Token {
   warnings: string[];
   /** Removes what was created for the token (a private temporary directory); nothing otherwise. */
   cleanup(): void;
-}
-
-export class TokenError extends Error {}
-
-function checked(value: string, where: string): string {
-  if (value === "") throw new TokenError(`expected a token in ${where}, found nothing`);
-  if (!B64TOKEN.test(value))
-    throw new TokenError(
-      `expected a token of letters, digits and - . _ ~ + / (then = padding) in ${where}, found other characters`,
-    );
-  return value;
-}
-
-function readTokenFile(path: string): { value: string; warnings: string[] } {
-  try {
-    const { bytes, warning } = readSecretFile(path, "--token-file", MAX_TOKEN_FILE_BYTES);
-    return {
-      value: checked(bytes.toString("utf8").trim(), `--token-file ${path}`),
-      warnings: warning ? [warning] : [],
-    };
-  } catch (error) {
-    throw error instanceof SecretFileError ? new TokenError(error.message) : error;
-  }
 }
 
 /** Writes a fresh token to `dir/token` with mode 0600, never through a symlink planted there. */
@@ -67,7 +42,7 @@ export function obtainToken(options: { tokenFile?: string; stateDir?: string; en
   }
   const fromEnv = (options.env ?? process.env)[TOKEN_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== "") {
-    return { value: checked(fromEnv.trim(), TOKEN_ENV), file: null, warnings: [], cleanup: none };
+    return { value: checkedToken(fromEnv.trim(), TOKEN_ENV), file: null, warnings: [], cleanup: none };
   }
   if (options.stateDir !== undefined) {
     const dir = resolve(options.stateDir);
