@@ -13,6 +13,7 @@ import {
   ServiceParameters,
   withA2AExtensions,
 } from "@a2a-js/sdk/client";
+import { cutText } from "../core/log-field.js";
 import { ADAPTER_URI, HITL_URI } from "../core/uris.js";
 import { checkedToken, readTokenFile, TokenError } from "../io/bearer-token.js";
 import { ClientFailure, classify, type FailureContext } from "./failures.js";
@@ -155,7 +156,7 @@ export function checkCard(card: AgentCard, origin: string, needs: { hitl: boolea
   if (missing.length > 0)
     throw new ClientFailure(
       "infrastructure",
-      `the agent card of ${origin} (${card.name || "unnamed"}) does not declare ${missing.join(" or ")}: it cannot ${
+      `the agent card of ${origin} (${cutText(card.name || "unnamed", 100)}) does not declare ${missing.join(" or ")}: it cannot ${
         missing.includes(ADAPTER_URI) ? "run adapter-command envelopes" : "ask text-line prompts"
       }`,
     );

@@ -239,8 +239,8 @@ export class SseBound {
       if (end > start) this.lastCr = chunk[end - 1] === 13;
       this.line += end - start;
       this.event += end - start;
-      if (this.line > this.max) return `an SSE line over ${this.max} bytes`;
-      if (this.event > this.max) return `an SSE event over ${this.max} bytes`;
+      // An event holds its lines, so it passes the bound first (or with its only line): the same wherever cut.
+      if (this.event > this.max) return `an SSE ${this.event === this.line ? "line" : "event"} over ${this.max} bytes`;
       if (newline < 0) return undefined;
       // A line with nothing on it (but a CR) ends the event.
       if (this.line === 0 || (this.line === 1 && this.lastCr)) this.event = 0;

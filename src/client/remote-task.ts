@@ -84,10 +84,12 @@ export class RemoteTask implements LiveTask {
     } catch (error) {
       throw this.connection.failure(error);
     }
-    if (first.done || !first.value.payload) throw new ClientFailure("infrastructure", "the server sent no task");
+    if (first.done || !first.value.payload)
+      throw new ClientFailure("infrastructure", `${this.connection.origin} sent no task`);
     this.feed(first.value);
     const task = this.model.task;
-    if (!task) throw new ClientFailure("infrastructure", "the server answered with a message, not a task");
+    if (!task)
+      throw new ClientFailure("infrastructure", `${this.connection.origin} answered with a message, not a task`);
     void this.follow(task.id, stream);
     return task;
   }
