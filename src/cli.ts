@@ -64,7 +64,7 @@ type RemoteFlags = { server?: string; tokenFile?: string; binding?: "jsonrpc" | 
 const trustOriginOption = (prefix: string) =>
   new Option(
     "--trust-origin <url>",
-    `${prefix}also send requests and the token to this origin when the card names it (repeatable; default: only --server's)`,
+    `${prefix}also send requests and the token to this origin when the card names it (repeatable)`,
   )
     .argParser(collect)
     .default([], "none");
