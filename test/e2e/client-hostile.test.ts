@@ -134,7 +134,7 @@ describe("the token stays with the origin of --server", { timeout: 120_000 }, ()
     }
   });
 
-  it("a 0.3 card whose url (or an additional interface) is elsewhere, https turned into http too: refused", async () => {
+  it("a 0.3 card whose url (or an additional interface) is elsewhere: refused", async () => {
     const other = await hostile((_req, res) => json(res, {}));
     const legacy = (url: string, additional: unknown[] = []) => ({
       ...card(url),
@@ -158,9 +158,6 @@ describe("the token stays with the origin of --server", { timeout: 120_000 }, ()
         assert.equal(result.code, 4, result.stderr);
         assert.ok(result.stderr.includes(other.url), result.stderr);
       }
-      // The card of an https server that names http on the same host and port: another origin (its scheme).
-      const https = await runCli(["tasks", "list", "--server", server.url.replace("http:", "https:")]);
-      assert.notEqual(https.code, 0);
       assert.deepEqual(other.seen, []);
     } finally {
       other.close();
@@ -281,8 +278,8 @@ async function watched(args: string[], killAtMiB: number) {
 }
 
 describe("every read is bounded while it is read", { timeout: 120_000 }, () => {
-  /** The bound: a client that reads 64 MiB (the largest JSON answer) and parses it stays well under this. */
-  const RSS_MIB = 600;
+  /** The bound: reading 64 MiB (the largest JSON answer) before giving up peaks near 150 MiB here. */
+  const RSS_MIB = 400;
   const endless = (res: ServerResponse, head: string, type = "application/json", status = 200) => {
     res.writeHead(status, { "content-type": type });
     res.write(head);
