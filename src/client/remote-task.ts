@@ -131,7 +131,7 @@ export class RemoteTask implements LiveTask {
       }
       // A SendStreamingMessage stream ends when the task asks (CONTRACT 7.3): SubscribeToTask follows on. A stream
       // that ended or broke having brought nothing new counts against resuming, so no server keeps us resubscribing.
-      const why = broke?.message ?? `${this.connection.origin} ended the stream before the task ended`;
+      const why = broke?.message ?? "the stream ended before the task did";
       const lost = why.startsWith("lost ") ? why : `lost ${this.connection.origin}: ${why}`;
       if (news || Date.now() - opened >= RESUME_WINDOW_MS) {
         fruitless = 0;

@@ -394,30 +394,36 @@ describe("every wait has a stated limit", { timeout: 120_000 }, () => {
     }
   });
 
-  it("resuming that brings nothing new (a Task, then an oversized line) gives up after 5 attempts, as it says", async () => {
-    let subscribes = 0;
-    const server = await hostile((req, res, body) => {
-      if (isCard(req)) return json(res, card(`http://${req.headers.host}/a2a`));
-      const method = (JSON.parse(body) as { method: string }).method;
-      sse(res);
-      const first = event(rpcId(body), { task: task("t-2", "TASK_STATE_WORKING") });
-      if (method === "SubscribeToTask") {
-        subscribes += 1;
-        res.write(first);
-        res.end(`data: ${"x".repeat(4 * 1024 * 1024 + 10)}\n\n`);
-      } else res.write(first, () => res.socket?.destroy());
-    });
-    try {
-      const result = await runCli(["run", envelope, "--server", server.url, "--token-file", tokenFile, "--no-tui"], {
-        timeoutMs: 90_000,
+  for (const [what, after] of [
+    ["a Task, then an oversized line", `data: ${"x".repeat(4 * 1024 * 1024 + 10)}\n\n`],
+    ["a Task, then the end of the stream", ""],
+  ]) {
+    it(`resuming that brings nothing new (${what}) gives up after 5 attempts, as it says`, async () => {
+      let subscribes = 0;
+      const server = await hostile((req, res, body) => {
+        if (isCard(req)) return json(res, card(`http://${req.headers.host}/a2a`));
+        const method = (JSON.parse(body) as { method: string }).method;
+        sse(res);
+        const first = event(rpcId(body), { task: task("t-2", "TASK_STATE_WORKING") });
+        if (method === "SubscribeToTask") {
+          subscribes += 1;
+          res.write(first);
+          res.end(after);
+        } else res.write(first, () => res.socket?.destroy());
       });
-      assert.equal(result.code, 4, result.stderr);
-      assert.match(result.stderr, /gave up after 5 attempts to resume that brought nothing new/);
-      assert.equal(subscribes, 5, "five attempts to resume, as the words say");
-    } finally {
-      server.close();
-    }
-  });
+      try {
+        const result = await runCli(["run", envelope, "--server", server.url, "--token-file", tokenFile, "--no-tui"], {
+          timeoutMs: 60_000,
+        });
+        assert.equal(result.code, 4, result.stderr);
+        assert.match(result.stderr, /lost http:\/\/127\.0\.0\.1:\d+: /);
+        assert.match(result.stderr, /gave up after 5 attempts to resume that brought nothing new/);
+        assert.equal(subscribes, 5, "five attempts to resume, as the words say");
+      } finally {
+        server.close();
+      }
+    });
+  }
 });
 
 describe("remote strings never drive the terminal", { timeout: 120_000 }, () => {
