@@ -85,6 +85,9 @@ export function classify(error: unknown, lastErrorBody: unknown, where?: Failure
     const problems = problemsOf(e.data).length > 0 ? problemsOf(e.data) : problemsOf(restDetails);
     return new ClientFailure("rejected", message, problems);
   }
-  if (e.envelopeCode !== undefined || e.statusCode !== undefined) return new ClientFailure("refused", message);
+  // A server that fails (HTTP 5xx, JSON-RPC internal error) has not refused: it is the infrastructure (exit 4).
+  const serverFault = (e.statusCode ?? 0) >= 500 || (answer?.status ?? 0) >= 500 || e.envelopeCode === -32603;
+  if (!serverFault && (e.envelopeCode !== undefined || e.statusCode !== undefined))
+    return new ClientFailure("refused", message);
   return new ClientFailure("infrastructure", message);
 }

@@ -528,17 +528,22 @@ describe("remote strings never drive the terminal", { timeout: 120_000 }, () => 
 });
 
 describe("every failure names the URL and what happened", { timeout: 60_000 }, () => {
-  it("a card that declares the extension, whose endpoint answers 500: the URL and the status, exit 4", async () => {
-    const server = await hostile((req, res) =>
-      isCard(req) ? json(res, card(`http://${req.headers.host}/a2a`)) : json(res, {}, 500),
-    );
-    try {
-      for (const result of await runAndList(server.url)) {
-        assert.equal(result.code, 4, result.stderr);
-        assert.match(result.stderr, /http:\/\/127\.0\.0\.1:\d+\/a2a answered 500 Internal Server Error: /);
+  for (const binding of ["JSONRPC", "HTTP+JSON"]) {
+    it(`${binding}: a card that declares the extension, whose endpoint answers 500: the URL and the status, exit 4`, async () => {
+      const server = await hostile((req, res) => {
+        if (!isCard(req)) return json(res, {}, 500);
+        const served = card(`http://${req.headers.host}/a2a`);
+        json(res, { ...served, supportedInterfaces: [{ ...served.supportedInterfaces[0], protocolBinding: binding }] });
+      });
+      try {
+        for (const result of await runAndList(server.url)) {
+          assert.equal(result.code, 4, result.stderr);
+          assert.match(result.stderr, /http:\/\/127\.0\.0\.1:\d+\/a2a\S* answered 500 Internal Server Error: /);
+          assert.doesNotMatch(result.stderr, /^adapter-command: An unexpected error occurred\.$/m);
+        }
+      } finally {
+        server.close();
       }
-    } finally {
-      server.close();
-    }
-  });
+    });
+  }
 });
