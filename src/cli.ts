@@ -59,7 +59,15 @@ const workspaceOption = () =>
 
 // Type-only imports: the commands themselves are loaded when they run, so each stays quick to start.
 type RunFlags = Omit<RunOptions, "json"> & { json?: boolean };
-type RemoteFlags = { server?: string; tokenFile?: string; binding?: "jsonrpc" | "rest" };
+type RemoteFlags = { server?: string; tokenFile?: string; binding?: "jsonrpc" | "rest"; trustOrigin?: string[] };
+/** `--trust-origin`: another origin a server's card may name, which then gets requests and the token too. */
+const trustOriginOption = (prefix: string) =>
+  new Option(
+    "--trust-origin <url>",
+    `${prefix}also send requests and the token to this origin when the card names it (repeatable)`,
+  )
+    .argParser(collect)
+    .default([], "none");
 type TasksFlags = TasksOptions & { server: string; json?: string | boolean };
 type ServeFlags = Omit<ServeOptions, "version"> &
   Omit<HttpServeOptions, "version"> & { stdio?: boolean; http?: boolean };
@@ -134,11 +142,12 @@ export async function main(argv: string[]): Promise<number> {
         "rest",
       ]),
     )
+    .addOption(trustOriginOption("--server: "))
     .action(async (file: string, flags: RunFlags & RemoteFlags, command: Command) => {
       const given = (names: string[]) => names.filter((name) => command.getOptionValueSource(name) === "cli");
       if (flags.server === undefined) {
-        if (given(["tokenFile", "binding"]).length > 0)
-          return remoteUsage("run", "--token-file and --binding need --server");
+        if (given(["tokenFile", "binding", "trustOrigin"]).length > 0)
+          return remoteUsage("run", "--token-file, --binding and --trust-origin need --server");
         const { runCommand } = await import("./commands/run.js");
         code = await runCommand(file, { ...flags, json: flags.json === true }, io);
         return;
@@ -160,7 +169,8 @@ export async function main(argv: string[]): Promise<number> {
     sub
       .requiredOption("--server <url>", "the A2A runtime's URL")
       .option("--token-file <file>", "the bearer token's file (else $ADAPTER_COMMAND_TOKEN)")
-      .addOption(new Option("--binding <binding>", "use this binding of the card").choices(["jsonrpc", "rest"]));
+      .addOption(new Option("--binding <binding>", "use this binding of the card").choices(["jsonrpc", "rest"]))
+      .addOption(trustOriginOption(""));
   const tasksAction =
     (verb: "list" | "show" | "answer" | "cancel") =>
     async (...args: unknown[]) => {

@@ -1,7 +1,6 @@
 // The official A2A client (@a2a-js/sdk's ClientFactory) for a runtime at a URL: it reads the agent card, picks
 // JSON-RPC or HTTP+JSON from it (A2A 1.0, or 0.3 where the card offers only 0.3), and sends the bearer token and
 // the extensions we activate on every request. The token never appears in an argument, a message or an error.
-import { readFile } from "node:fs/promises";
 import type { AgentCard } from "@a2a-js/sdk";
 import {
   type Client,
@@ -14,9 +13,13 @@ import {
   ServiceParameters,
   withA2AExtensions,
 } from "@a2a-js/sdk/client";
+import { cutText } from "../core/log-field.js";
 import { ADAPTER_URI, HITL_URI } from "../core/uris.js";
+import { checkedToken, readTokenFile, TokenError } from "../io/bearer-token.js";
 import { TOKEN_ENV } from "../io/token-match.js";
-import { ClientFailure, describeNetworkError } from "./failures.js";
+import { ClientFailure, classify, type FailureContext } from "./failures.js";
+import { CLIENT_LIMITS, type ErrorAnswer, guardedFetch } from "./guarded-fetch.js";
+import { checkInterfaces, originOf } from "./origins.js";
 
 export type Binding = "jsonrpc" | "rest";
 
@@ -25,6 +28,8 @@ export interface ServerOptions {
   tokenFile?: string | undefined;
   /** Prefer this binding when the card offers both (default: the card's order). */
   binding?: Binding | undefined;
+  /** Other origins the card may name, which then get requests and the token too (`--trust-origin`). */
+  trustOrigin?: string[] | undefined;
 }
 
 export interface Connection {
@@ -34,82 +39,80 @@ export interface Connection {
   options: RequestOptions;
   /** The body of the last error answer (REST errors keep their BadRequest details only there). */
   lastErrorBody(): unknown;
+  /** An error of a call as a ClientFailure whose words name the URL and what happened. */
+  failure(error: unknown): ClientFailure;
+  /** The origin of --server, as words name it. */
+  origin: string;
   /** "JSONRPC" or "HTTP+JSON", and the protocol version in use. */
   binding: string;
   version: string;
 }
 
-/** The largest error body kept for its details: a hostile server cannot make us hold more. */
-const MAX_ERROR_BODY = 256 * 1024;
-
 /** The token from `--token-file`, else the environment; undefined when neither gives one (a `--no-auth` server). */
 export async function readToken(tokenFile: string | undefined, env = process.env): Promise<string | undefined> {
-  if (tokenFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(tokenFile, "utf8");
-    } catch (error) {
-      throw new ClientFailure("usage", `cannot read the token file ${tokenFile}: ${(error as Error).message}`);
-    }
-    const token = text.trim();
-    if (token === "") throw new ClientFailure("usage", `the token file ${tokenFile} is empty`);
-    return token;
+  try {
+    // The server's own rules (src/io/bearer-token.ts): a regular file of at most 4 KiB, never a FIFO, only the
+    // characters of a bearer token; the words never quote the token.
+    if (tokenFile !== undefined) return readTokenFile(tokenFile).value;
+    const fromEnv = env[TOKEN_ENV]?.trim();
+    return fromEnv ? checkedToken(fromEnv, TOKEN_ENV) : undefined;
+  } catch (error) {
+    if (error instanceof TokenError) throw new ClientFailure("usage", error.message);
+    throw error;
   }
-  const fromEnv = env[TOKEN_ENV]?.trim();
-  return fromEnv ? fromEnv : undefined;
 }
 
 export async function connect(options: ServerOptions, needs: { hitl: boolean }): Promise<Connection> {
-  let base: URL;
-  try {
-    base = new URL(options.server);
-    if (base.protocol !== "http:" && base.protocol !== "https:") throw new Error(base.protocol);
-  } catch {
-    throw new ClientFailure("usage", `expected an http:// or https:// URL for --server, found "${options.server}"`);
-  }
+  const base = originOf(options.server, "--server");
+  const trusted = new Set([
+    base.origin,
+    ...(options.trustOrigin ?? []).map((url) => originOf(url, "--trust-origin").origin),
+  ]);
   const token = await readToken(options.tokenFile);
   let lastError: unknown;
-  const fetchImpl: typeof fetch = async (input, init) => {
-    const headers = new Headers(init?.headers);
-    if (token !== undefined) headers.set("Authorization", `Bearer ${token}`);
-    let response: Response;
-    try {
-      response = await fetch(input, { ...init, headers });
-    } catch (error) {
-      if ((error as Error).name === "AbortError") throw error;
-      throw new ClientFailure("infrastructure", describeNetworkError(error, base.origin));
-    }
-    if (response.status === 401)
-      throw new ClientFailure(
-        "infrastructure",
-        token === undefined
-          ? `the server at ${base.origin} wants a token: pass --token-file F or set ${TOKEN_ENV}`
-          : `the server at ${base.origin} refused the token (401)`,
-      );
-    if (response.status === 403)
-      throw new ClientFailure("infrastructure", `the server at ${base.origin} refused the request (403)`);
-    if (response.status >= 400) {
-      const text = await response.clone().text();
+  let lastAnswer: ErrorAnswer | undefined;
+  const guard = {
+    origin: base.origin,
+    trusted,
+    token,
+    onRequest: () => {
+      lastAnswer = undefined;
+    },
+    onError: (answer: ErrorAnswer) => {
+      lastAnswer = answer;
       try {
-        lastError = text.length <= MAX_ERROR_BODY ? JSON.parse(text) : undefined;
+        lastError = JSON.parse(answer.text);
       } catch {
         lastError = undefined;
       }
-    }
-    return response;
+    },
+    refused: (status: number) =>
+      status === 401
+        ? token === undefined
+          ? `the server at ${base.origin} wants a token: pass --token-file F or set ${TOKEN_ENV}`
+          : `the server at ${base.origin} refused the token (401)`
+        : status === 403
+          ? `the server at ${base.origin} refused the request (403)`
+          : undefined,
   };
-  const resolver = new DefaultAgentCardResolver({ fetchImpl, legacyCompat: { enabled: true } });
+  const cardFetch = guardedFetch({ ...guard, maxBytes: CLIENT_LIMITS.cardBytes, what: "the agent card" });
+  const fetchImpl = guardedFetch({ ...guard, maxBytes: CLIENT_LIMITS.answerBytes, what: "an answer" });
+  const context = (): FailureContext => ({ server: base.origin, answer: lastAnswer });
+  const resolver = new DefaultAgentCardResolver({ fetchImpl: cardFetch, legacyCompat: { enabled: true } });
   let card: AgentCard;
   try {
     card = await resolver.resolve(base.href.replace(/\/$/, ""));
   } catch (error) {
     if (error instanceof ClientFailure) throw error;
+    if ((error as { cause?: unknown }).cause instanceof ClientFailure) throw (error as { cause: unknown }).cause;
     throw new ClientFailure(
       "infrastructure",
-      `cannot read the agent card of ${base.origin}: ${(error as Error).message}`,
+      `cannot read the agent card of ${base.origin}: ${classify(error, undefined).message}`,
     );
   }
   checkCard(card, base.origin, needs);
+  // Before anything is sent: a card that names another origin would get the token there (docs/security.md).
+  checkInterfaces(card, base.origin, trusted);
   const preferred = options.binding === "rest" ? "HTTP+JSON" : options.binding === "jsonrpc" ? "JSONRPC" : undefined;
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
@@ -137,6 +140,8 @@ export async function connect(options: ServerOptions, needs: { hitl: boolean }):
     card,
     options: { serviceParameters: ServiceParameters.create(withA2AExtensions(ADAPTER_URI, HITL_URI)) },
     lastErrorBody: () => lastError,
+    failure: (error) => classify(error, lastError, context()),
+    origin: base.origin,
     binding: client.transport.protocolName,
     version: client.protocolVersion,
   };
@@ -149,7 +154,7 @@ export function checkCard(card: AgentCard, origin: string, needs: { hitl: boolea
   if (missing.length > 0)
     throw new ClientFailure(
       "infrastructure",
-      `the agent card of ${origin} (${card.name || "unnamed"}) does not declare ${missing.join(" or ")}: it cannot ${
+      `the agent card of ${origin} (${cutText(card.name || "unnamed", 100)}) does not declare ${missing.join(" or ")}: it cannot ${
         missing.includes(ADAPTER_URI) ? "run adapter-command envelopes" : "ask text-line prompts"
       }`,
     );

@@ -4,6 +4,8 @@
 // resumed stream (its Task, then the events after it: CONTRACT 9.4) shows every chunk once.
 import { type Message, type StreamResponse, type Task, TaskState as WireState } from "@a2a-js/sdk";
 import type { OpenPrompt } from "../core/hitl/hitl.js";
+import { printable } from "../core/printable.js";
+import { SgrOnly } from "../core/sgr-only.js";
 import type { DispatcherEvent } from "../core/task/events.js";
 import type { StreamName } from "../core/task/output-log.js";
 import type { EndReason, FailKind, TaskState } from "../core/task/task.js";
@@ -53,9 +55,27 @@ export function promptOf(message: Message | undefined): OpenPrompt | undefined {
   };
 }
 
+/**
+ * How the server's data is shown (docs/security.md, "The client"): for a person, every word of the server's (ids,
+ * prompt, status text, signal…) has its control characters escaped; output bound for a terminal keeps its colours
+ * and loses every other escape (src/core/sgr-only.ts). `--json` takes the data as it came, and escapes it as JSON.
+ */
+export interface ModelOptions {
+  escapeWords?: boolean;
+  terminal?: Partial<Record<StreamName, boolean>>;
+}
+
 /** What the stream has said of the task so far, and which output it has shown. */
 export class RemoteTaskModel {
   private current: TaskView | undefined;
+  private readonly word: (text: string) => string;
+  private readonly filters: Partial<Record<StreamName, SgrOnly>> = {};
+
+  constructor(options: ModelOptions = {}) {
+    this.word = options.escapeWords ? printable : (text) => text;
+    for (const stream of ["stdout", "stderr"] as const)
+      if (options.terminal?.[stream]) this.filters[stream] = new SgrOnly();
+  }
   /** The highest output seq shown: seqs only grow, so this is all the dedup needs (bounded). */
   private lastSeq = 0;
   private readonly started: Record<StreamName, boolean> = { stdout: false, stderr: false };
@@ -114,13 +134,16 @@ export class RemoteTaskModel {
     if (artifactId !== "stdout" && artifactId !== "stderr") return [];
     const stream: StreamName = artifactId;
     const events: DispatcherEvent[] = [];
+    taskId = this.word(taskId);
+    contextId = this.word(contextId);
     for (const part of parts) {
       if (part.content?.$case !== "text") continue;
       const seq = seqOf(part.metadata);
       // A part without a seq cannot be told apart from one shown before a resume: it is shown (a foreign runtime).
       if (seq !== 0 && seq <= this.lastSeq) continue;
       if (seq !== 0) this.lastSeq = seq;
-      const text = part.content.value;
+      const filter = this.filters[stream];
+      const text = filter ? filter.feed(part.content.value) : part.content.value;
       const raw = Buffer.from(text, "utf8");
       const first = !this.started[stream];
       this.started[stream] = true;
@@ -137,15 +160,17 @@ export class RemoteTaskModel {
     metadata: Metadata,
     extra: { timestamp?: string | undefined; whole?: Task },
   ): DispatcherEvent[] {
+    id = this.word(id);
+    contextId = this.word(contextId);
     const state = stateOf(wire);
     const before = this.current?.id === id ? this.current : undefined;
     const adapter = { ...record(extra.whole?.metadata?.[ADAPTER_URI]), ...record(metadata?.[ADAPTER_URI]) };
-    const now = extra.timestamp ?? new Date().toISOString();
+    const now = this.word(extra.timestamp ?? new Date().toISOString());
     const view: TaskView = {
       ...(before ?? {
         id,
         contextId,
-        instanceId: str(record(extra.whole?.metadata)["runtime.instance_id"]) ?? "",
+        instanceId: this.word(str(record(extra.whole?.metadata)["runtime.instance_id"]) ?? ""),
         dispatch: "adapter-command",
         createdAt: now,
         exitCode: null,
@@ -157,15 +182,21 @@ export class RemoteTaskModel {
       state,
       updatedAt: now,
     };
-    applyAdapter(view, adapter);
+    applyAdapter(view, adapter, this.word);
     if (state === "submitted" || state === "working") view.startedAt ??= now;
     const prompt = state === "input-required" ? promptOf(message) : undefined;
-    if (prompt) view.prompt = prompt;
+    if (prompt)
+      view.prompt = {
+        id: this.word(prompt.id),
+        text: this.word(prompt.text),
+        deadline: this.word(prompt.deadline),
+        allowedResponders: prompt.allowedResponders.map(this.word),
+      };
     else delete view.prompt;
     if (["completed", "failed", "canceled"].includes(state)) {
       view.endedAt ??= now;
       const words = textOf(message);
-      if (words) view.statusText = words;
+      if (words) view.statusText = this.word(words);
     }
     this.current = view;
     // A resumed stream starts with the Task as it is: the same state and prompt again is no news (and must not
@@ -185,9 +216,10 @@ export class RemoteTaskModel {
 }
 
 /** metadata[ADAPTER] (CONTRACT 5.4): what a status event or a Task says of the command. */
-function applyAdapter(view: TaskView, adapter: Record<string, unknown>): void {
+function applyAdapter(view: TaskView, adapter: Record<string, unknown>, word: (text: string) => string): void {
+  const str = (value: unknown) => (typeof value === "string" ? word(value) : undefined);
   if (typeof adapter.exit_code === "number") view.exitCode = adapter.exit_code;
-  if (typeof adapter.signal === "string") view.signal = adapter.signal;
+  if (typeof adapter.signal === "string") view.signal = word(adapter.signal);
   const failKind = str(adapter.fail_kind);
   if (failKind) view.failKind = failKind as FailKind;
   const reason = str(adapter.reason);

@@ -21,11 +21,15 @@ import { ADAPTER_URI } from "../core/uris.js";
 import type { LiveTask } from "../ui/live-task.js";
 import type { Runs } from "../ui/scrollback.js";
 import type { Connection } from "./connect.js";
-import { ClientFailure, classify } from "./failures.js";
-import { RemoteTaskModel } from "./remote-events.js";
+import { ClientFailure } from "./failures.js";
+import { FollowLimit } from "./follow-limit.js";
+import { type ModelOptions, RemoteTaskModel } from "./remote-events.js";
 import { answerIn, fetchAnswer, requestOf, runsOf } from "./task-facts.js";
 
-/** Resuming gives up after this many failed attempts in a row, or this long without a working stream. */
+/**
+ * Resuming gives up after this many attempts in a row that brought nothing new (no new event, and the stream broke
+ * within RESUME_WINDOW_MS: a Task and then an oversized line is no progress), or this long without a working stream.
+ */
 export const RESUME_ATTEMPTS = 5;
 export const RESUME_WINDOW_MS = 15_000;
 const RESUME_PAUSE_MS = 250;
@@ -36,7 +40,9 @@ export interface Outbound {
 }
 
 export class RemoteTask implements LiveTask {
-  private readonly model = new RemoteTaskModel();
+  private readonly model: RemoteTaskModel;
+  private readonly limit = new FollowLimit(Date.now());
+  private limitTimer: NodeJS.Timeout | undefined;
   private readonly emitter = new Emitter();
   private readonly abort = new AbortController();
   private ended: (() => void) | undefined;
@@ -58,7 +64,11 @@ export class RemoteTask implements LiveTask {
   constructor(
     private readonly connection: Connection,
     private readonly say: (line: string) => void = () => {},
-  ) {}
+    shown: ModelOptions = {},
+  ) {
+    this.model = new RemoteTaskModel(shown);
+    this.armLimit();
+  }
 
   /** Sends the envelope with SendStreamingMessage; resolves with the task once the server has it. */
   async start(outbound: Outbound): Promise<TaskView> {
@@ -81,16 +91,18 @@ export class RemoteTask implements LiveTask {
     try {
       first = await stream.next();
     } catch (error) {
-      throw classify(error, this.connection.lastErrorBody());
+      throw this.connection.failure(error);
     }
-    if (first.done || !first.value.payload) throw new ClientFailure("infrastructure", "the server sent no task");
+    if (first.done || !first.value.payload)
+      throw new ClientFailure("infrastructure", `${this.connection.origin} sent no task`);
     if (first.value.payload.$case === "task") {
       this.runs = runsOf(first.value.payload.value);
       this.request = requestOf(first.value.payload.value);
     }
     this.feed(first.value);
     const task = this.model.task;
-    if (!task) throw new ClientFailure("infrastructure", "the server answered with a message, not a task");
+    if (!task)
+      throw new ClientFailure("infrastructure", `${this.connection.origin} answered with a message, not a task`);
     void this.follow(task.id, stream);
     return task;
   }
@@ -101,7 +113,7 @@ export class RemoteTask implements LiveTask {
       yield* client.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: taskId }), this.callOptions());
     } catch (error) {
       // An ended task cannot be subscribed to (-32004): GetTask has its end (CONTRACT 9.4).
-      const failure = classify(error, this.connection.lastErrorBody());
+      const failure = this.connection.failure(error);
       if (failure.kind !== "refused") throw error;
       const task = await client.getTask(GetTaskRequest.fromJSON({ id: taskId }), this.callOptions());
       if (!isTerminal(this.model.task?.state ?? "submitted") || this.model.task?.id !== task.id)
@@ -112,29 +124,42 @@ export class RemoteTask implements LiveTask {
 
   private async follow(taskId: string, first: AsyncGenerator<StreamResponse>): Promise<void> {
     let stream = first;
-    let failures = 0;
-    let since = Date.now();
+    /** Resumes in a row that brought nothing new, and when the first of them began. */
+    let fruitless = 0;
+    let brokeAt = Date.now();
     for (;;) {
+      const opened = Date.now();
+      let news = false;
+      let broke: ClientFailure | undefined;
       try {
         for await (const item of stream) {
-          failures = 0;
-          since = Date.now();
-          await this.feedAndTell(item);
+          if (await this.feedAndTell(item)) news = true;
           if (this.over) break;
         }
         if (this.over) return this.finish();
-        // A SendStreamingMessage stream ends when the task asks (CONTRACT 7.3): SubscribeToTask follows on.
       } catch (error) {
         if (this.abort.signal.aborted || this.over) return this.finish();
-        const failure = classify(error, this.connection.lastErrorBody());
-        if (failure.kind === "usage" || failure.kind === "rejected") return this.lose(failure.message);
-        failures += 1;
-        if (failures > RESUME_ATTEMPTS || Date.now() - since > RESUME_WINDOW_MS)
-          return this.lose(`${failure.message} (gave up after ${failures} attempts to resume)`);
-        this.say(`the stream broke (${failure.message}): resuming`);
-        // A short pause between attempts, so a server that restarts has a moment (bounded by the limits above).
-        await new Promise((resolve) => setTimeout(resolve, RESUME_PAUSE_MS * failures));
+        broke = this.connection.failure(error);
+        if (broke.kind === "usage" || broke.kind === "rejected") return this.lose(broke.message);
       }
+      // A SendStreamingMessage stream ends when the task asks (CONTRACT 7.3): SubscribeToTask follows on. A stream
+      // that ended or broke having brought nothing new counts against resuming, so no server keeps us resubscribing.
+      const why = broke?.message ?? "the stream ended before the task did";
+      const lost = why.startsWith("lost ") ? why : `lost ${this.connection.origin}: ${why}`;
+      if (news || Date.now() - opened >= RESUME_WINDOW_MS) {
+        fruitless = 0;
+        brokeAt = Date.now();
+      }
+      if (fruitless >= RESUME_ATTEMPTS)
+        return this.lose(`${lost} (gave up after ${RESUME_ATTEMPTS} attempts to resume that brought nothing new)`);
+      if (Date.now() - brokeAt > RESUME_WINDOW_MS)
+        return this.lose(`${lost} (gave up after ${RESUME_WINDOW_MS / 1000} s without a working stream)`);
+      if (fruitless > 0 || broke) {
+        this.say(`the stream broke (${why}): resuming (attempt ${fruitless + 1} of ${RESUME_ATTEMPTS})`);
+        // A short pause between attempts, so a server that restarts has a moment (bounded by the limits above).
+        await new Promise((resolve) => setTimeout(resolve, RESUME_PAUSE_MS * (fruitless + 1)));
+      }
+      fruitless += 1;
       this.resumes += 1;
       stream = this.subscribeOrGet(taskId);
     }
@@ -144,29 +169,45 @@ export class RemoteTask implements LiveTask {
     return this.lastView !== undefined || isTerminal(this.model.task?.state ?? "submitted");
   }
 
-  private feed(item: StreamResponse): void {
-    for (const event of this.model.take(item)) this.emit(event);
+  /** Shows what `item` adds; true when it added anything (progress, for resuming). */
+  private feed(item: StreamResponse): boolean {
+    const events = this.model.take(item);
+    for (const event of events) this.emit(event);
+    if (this.limit.seen(this.model.task, Date.now())) this.armLimit();
+    return events.length > 0;
+  }
+
+  /** Following stops at the task's deadline plus a grace, whatever the stream still sends (follow-limit.ts). */
+  private armLimit(): void {
+    clearTimeout(this.limitTimer);
+    this.limitTimer = setTimeout(
+      () => this.lose(this.limit.words(this.connection.origin, this.model.task)),
+      Math.max(0, this.limit.until - Date.now()),
+    );
+    this.limitTimer.unref();
   }
 
   /**
    * Feeds one item; when it closes a prompt this client did not answer, finds with what it was answered elsewhere
    * (`tasks answer`, the console) and tells it before the next item, where a local screen shows its own answer.
+   * True when the item added anything (progress, for resuming).
    */
-  private async feedAndTell(item: StreamResponse): Promise<void> {
+  private async feedAndTell(item: StreamResponse): Promise<boolean> {
     const task = this.model.task;
     const open = task?.state === "input-required" ? task.prompt : undefined;
-    this.feed(item);
+    const added = this.feed(item);
     const now = this.model.task;
     if (!open || !now || open.id === this.ownAnswer || (now.state === "input-required" && now.prompt?.id === open.id))
-      return;
-    if (this.answeredElsewhere.size === 0) return;
+      return added;
+    if (this.answeredElsewhere.size === 0) return added;
     const history = item.payload?.$case === "task" ? item.payload.value.history : [];
     const text = answerIn(history, open.id) ?? (await fetchAnswer(this.connection, now.id, open.id, this.abort.signal));
-    if (text === undefined) return;
+    if (text === undefined) return added;
     // Both come from the server: shown as data, escapes made visible, and bounded (docs/reference.md, "A runtime
     // at a URL").
     const answer = { prompt: shortText(open.text), text: shortText(text) };
     for (const listener of this.answeredElsewhere) listener(answer);
+    return added;
   }
 
   /** Tells `listener` of each answer another client gave to a prompt of the task (the screen shows it). */
@@ -197,6 +238,7 @@ export class RemoteTask implements LiveTask {
   }
 
   private finish(): void {
+    clearTimeout(this.limitTimer);
     this.abort.abort();
     this.ended?.();
   }
@@ -230,7 +272,7 @@ export class RemoteTask implements LiveTask {
       await sendAnswerMessage(this.connection, input.taskId ?? "", response.prompt_id, response.payload.text);
     } catch (error) {
       this.ownAnswer = before;
-      throw refusal(classify(error, this.connection.lastErrorBody()));
+      throw refusal(this.connection.failure(error));
     }
     // Taken: the prompt is closed here at once, as the dispatcher closes it, so it is not answered twice.
     const task = this.model.task;
@@ -248,7 +290,7 @@ export class RemoteTask implements LiveTask {
         if (!this.over) this.feed({ payload: { $case: "task", value: task } });
         if (this.over) this.finish();
       })
-      .catch((error) => this.say(`could not cancel the task: ${classify(error, undefined).message}`));
+      .catch((error) => this.say(`could not cancel the task: ${this.connection.failure(error).message}`));
   }
 
   /** A second Ctrl-C: stop following at once; the server was already asked to cancel. */

@@ -7,7 +7,7 @@ import { RemoteTask } from "../client/remote-task.js";
 import { resolveTaskId } from "../client/task-prefix.js";
 import { parseJsonText } from "../core/envelope/envelope.js";
 import type { Problem } from "../core/envelope/problems.js";
-import { printable } from "../core/printable.js";
+import { jsonWithoutC1, printable } from "../core/printable.js";
 import type { TaskView } from "../core/task/task-record.js";
 import { EXIT } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
@@ -70,9 +70,13 @@ async function followRemote(
     return printFailure(classify(error, undefined), what.file, io, options.json);
   }
   if (options.verbose) say(`connected over ${connection.binding} (A2A ${connection.version})`);
-  const remote = new RemoteTask(connection, options.verbose ? say : () => {});
-  const report = (error: unknown) =>
-    printFailure(classify(error, connection.lastErrorBody()), what.file, io, options.json);
+  // The server's words escaped for a person, its output cleaned for a terminal (docs/security.md, "The client").
+  const terminal = options.json ? {} : { stdout: io.stdout.isTTY === true, stderr: io.stderr.isTTY === true };
+  const remote = new RemoteTask(connection, options.verbose ? say : () => {}, {
+    escapeWords: !options.json,
+    terminal,
+  });
+  const report = (error: unknown) => printFailure(connection.failure(error), what.file, io, options.json);
   let code: number;
   if (screen) {
     if (process.env.NO_COLOR) process.env.FORCE_COLOR = "0";
@@ -100,7 +104,8 @@ async function followRemote(
       return report(error);
     }
     const noAnswerLeft = "canceling the task: a command on a server cannot be sent the end of its input";
-    code = await followInLines(remote, task, attached, { ...options, noAnswerLeft }, io);
+    // No --workspace hint: the working directory is the server's, never a path to look for on this disk.
+    code = await followInLines(remote, task, attached, { ...options, noAnswerLeft, workspace: undefined }, io);
   }
   if (remote.failure !== undefined && screen) say(remote.failure);
   return code;
@@ -109,7 +114,7 @@ async function followRemote(
 /** Says why nothing ran (or why following failed before the task was known), and picks the exit code. */
 export async function printFailure(failure: ClientFailure, file: string, io: Io, json = false): Promise<number> {
   if (failure.kind === "rejected") return printRejection(failure, file, io, json);
-  if (json) io.stdout.write(`${JSON.stringify({ kind: failure.kind, message: failure.message })}\n`);
+  if (json) io.stdout.write(`${jsonWithoutC1(JSON.stringify({ kind: failure.kind, message: failure.message }))}\n`);
   sayTo(io)(failure.message);
   return failure.kind === "usage" ? EXIT.usage : EXIT.infrastructure;
 }
@@ -117,7 +122,7 @@ export async function printFailure(failure: ClientFailure, file: string, io: Io,
 async function printRejection(failure: ClientFailure, file: string, io: Io, json = false): Promise<number> {
   if (json)
     io.stdout.write(
-      `${JSON.stringify({ kind: "rejected", file, message: failure.message, errors: failure.problems })}\n`,
+      `${jsonWithoutC1(JSON.stringify({ kind: "rejected", file, message: failure.message, errors: failure.problems }))}\n`,
     );
   const { formatVerdict, rejectionWords } = await import("./validate.js");
   io.stderr.write(

@@ -8,7 +8,7 @@ import { ClientFailure, classify } from "../client/failures.js";
 import { promptOf, RemoteTaskModel, stateOf, textOf } from "../client/remote-events.js";
 import { sendAnswerMessage } from "../client/remote-task.js";
 import { resolveTaskId } from "../client/task-prefix.js";
-import { printable } from "../core/printable.js";
+import { jsonWithoutC1, printable } from "../core/printable.js";
 import { TASK_STATES } from "../core/task/task.js";
 import { ADAPTER_URI } from "../core/uris.js";
 import { EXIT } from "../exit-codes.js";
@@ -19,6 +19,7 @@ export interface TasksOptions {
   server: string;
   tokenFile?: string;
   binding?: Binding;
+  trustOrigin?: string[];
   json?: string | boolean;
   context?: string;
   status?: string;
@@ -137,7 +138,7 @@ export async function tasksCommand(
   const json = options.json !== undefined;
   const print = (tasks: Task[], list: boolean) => {
     const picked = tasks.map((task) => pick(summaryOf(task), fields));
-    io.stdout.write(`${JSON.stringify(list ? picked : picked[0], null, 2)}\n`);
+    io.stdout.write(`${jsonWithoutC1(JSON.stringify(list ? picked : picked[0], null, 2))}\n`);
   };
   try {
     if (verb === "list") {
@@ -152,6 +153,12 @@ export async function tasksCommand(
         }),
         connection.options,
       );
+      // A page holds at most 100 tasks (CONTRACT: pageSize 1..100): a server that sends more is not believed.
+      if (page.tasks.length > MAX_PAGE_TASKS)
+        throw new ClientFailure(
+          "infrastructure",
+          `${connection.origin} sent ${page.tasks.length} tasks in one page of ListTasks, over the bound of ${MAX_PAGE_TASKS} a page may hold`,
+        );
       if (json) print(page.tasks, true);
       else {
         io.stdout.write(table(page.tasks.map(summaryOf)));
@@ -182,7 +189,7 @@ export async function tasksCommand(
     else if (verb === "cancel") say(`task ${id} is ${stateOf(task.status?.state)}`);
     return EXIT.ok;
   } catch (error) {
-    const failure = classify(error, connection.lastErrorBody());
+    const failure = connection.failure(error);
     if (failure.kind === "refused") {
       say(failure.message);
       return EXIT.failed;
@@ -190,6 +197,9 @@ export async function tasksCommand(
     return printFailure(failure instanceof ClientFailure ? failure : classify(failure, undefined), options.server, io);
   }
 }
+
+/** The most tasks a ListTasks page may hold (the largest pageSize). */
+const MAX_PAGE_TASKS = 100;
 
 /** `tasks list` for a person: one line a task. */
 function table(tasks: TaskSummary[]): string {
@@ -202,7 +212,8 @@ function table(tasks: TaskSummary[]): string {
       task.exitCode === null ? "" : String(task.exitCode),
       task.mode ?? "",
     ]);
-  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? "").length))) ?? [];
+  const widths =
+    rows[0]?.map((_, column) => rows.reduce((most, row) => Math.max(most, (row[column] ?? "").length), 0)) ?? [];
   return `${rows
     .map((row) =>
       printable(

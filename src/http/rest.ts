@@ -42,8 +42,6 @@ export function queryParams(query: Record<string, string>): Record<string, unkno
   return params;
 }
 
-const refuse = (code: CoreError["code"], message: string) => statusAnswer(restErrorOf(new CoreError(code, message)));
-
 export function restRoutes(options: RestOptions): Hono {
   const { operations, log } = options;
   const rest = new Hono();

@@ -1,30 +1,13 @@
 // Where the bearer token comes from (CONTRACT 8.1): --token-file, else ADAPTER_COMMAND_TOKEN, else a fresh 256-bit
 // token written with mode 0600 to DIR/token (--state-dir) or to a private temporary directory. docs/security.md.
 import { randomBytes } from "node:crypto";
-import {
-  closeSync,
-  constants,
-  fchmodSync,
-  lstatSync,
-  mkdirSync,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, constants, fchmodSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { readSecretFile, SecretFileError } from "../io/secret-file.js";
+import { checkedToken, readTokenFile, TokenError } from "../io/bearer-token.js";
 import { TOKEN_ENV } from "../io/token-match.js";
 
-/** The characters RFC 6750 allows in a bearer token (b64token). */
-const B64TOKEN = /^[A-Za-z0-9._~+/-]+=*$/;
-const MAX_TOKEN_FILE_BYTES = 4096;
-/** What to do when --token-file names no file: a command that makes it (docs/serving.md), the path quoted only when plain. */
-function makeTokenFile(path: string): string {
-  const target = /^[\w./-]+$/.test(path) ? path : "token";
-  return `make one with: node -e "require('node:fs').writeFileSync('${target}', require('node:crypto').randomBytes(32).toString('hex'), { mode: 0o600 })" (or leave out --token-file for a fresh token at each start)`;
-}
+export { TokenError };
 
 export interface Token {
   value: string;
@@ -34,32 +17,6 @@ export interface Token {
   warnings: string[];
   /** Removes what was created for the token (a private temporary directory); nothing otherwise. */
   cleanup(): void;
-}
-
-export class TokenError extends Error {}
-
-function checked(value: string, where: string): string {
-  if (value === "") throw new TokenError(`expected a token in ${where}, found nothing`);
-  if (!B64TOKEN.test(value))
-    throw new TokenError(
-      `expected a token of letters, digits and - . _ ~ + / (then = padding) in ${where}, found other characters`,
-    );
-  return value;
-}
-
-function readTokenFile(path: string): { value: string; warnings: string[] } {
-  try {
-    const { bytes, warning } = readSecretFile(path, "--token-file", MAX_TOKEN_FILE_BYTES);
-    return {
-      value: checked(bytes.toString("utf8").trim(), `--token-file ${path}`),
-      warnings: warning ? [warning] : [],
-    };
-  } catch (error) {
-    if (!(error instanceof SecretFileError)) throw error;
-    // A missing file is most often the first try of a README line: say how to make one.
-    const missing = lstatSync(path, { throwIfNoEntry: false }) === undefined;
-    throw new TokenError(missing ? `${error.message}; ${makeTokenFile(path)}` : error.message);
-  }
 }
 
 /** Writes a fresh token to `dir/token` with mode 0600, never through a symlink planted there. */
@@ -85,7 +42,7 @@ export function obtainToken(options: { tokenFile?: string; stateDir?: string; en
   }
   const fromEnv = (options.env ?? process.env)[TOKEN_ENV];
   if (fromEnv !== undefined && fromEnv.trim() !== "") {
-    return { value: checked(fromEnv.trim(), TOKEN_ENV), file: null, warnings: [], cleanup: none };
+    return { value: checkedToken(fromEnv.trim(), TOKEN_ENV), file: null, warnings: [], cleanup: none };
   }
   if (options.stateDir !== undefined) {
     const dir = resolve(options.stateDir);

@@ -167,4 +167,40 @@ describe("remote events", () => {
       }),
     );
   });
+
+  it("for a person, the server's words have their controls escaped; output for a terminal keeps only SGR", () => {
+    const osc = "\u001b]52;c;aGk=\u0007";
+    const model = new RemoteTaskModel({ escapeWords: true, terminal: { stdout: true } });
+    const prompt = { [HITL_URI]: { prompt_id: `p${osc}`, prompt: `Go?${osc}` } };
+    const events = [
+      ...model.take(chunk("stdout", 1, `\u001b[31mred\u001b[0m${osc}`)),
+      ...model.take(chunk("stderr", 2, `raw${osc}`)),
+      ...model.take(status("TASK_STATE_INPUT_REQUIRED", { message: { parts: [{ text: "q" }], metadata: prompt } })),
+      ...model.take({
+        payload: {
+          $case: "statusUpdate",
+          value: TaskStatusUpdateEvent.fromJSON({
+            taskId: ID,
+            contextId: CONTEXT,
+            status: { state: "TASK_STATE_FAILED", message: { parts: [{ text: `failed: ${osc}` }] } },
+            metadata: { [ADAPTER_URI]: { signal: `SIG${osc}`, working_dir: osc } },
+          }),
+        },
+      }),
+    ];
+    assert.deepEqual(texts(events), ["\u001b[31mred\u001b[0m", `raw${osc}`], "stderr is not a terminal here");
+    const asked = events.flatMap((e) => (e.type === "status" && e.task.prompt ? [e.task.prompt] : []))[0];
+    assert.equal(asked?.id, "p\\u001b]52;c;aGk=\\u0007");
+    assert.equal(asked?.text, "Go?\\u001b]52;c;aGk=\\u0007");
+    const ended = model.task;
+    assert.equal(ended?.statusText, "failed: \\u001b]52;c;aGk=\\u0007");
+    assert.equal(ended?.signal, "SIG\\u001b]52;c;aGk=\\u0007");
+    assert.equal(ended?.workingDir, "\\u001b]52;c;aGk=\\u0007");
+  });
+
+  it("without those options (--json), the server's data is taken as it came", () => {
+    const model = new RemoteTaskModel();
+    const events = model.take(chunk("stdout", 1, "\u001b]0;t\u0007x"));
+    assert.deepEqual(texts(events), ["\u001b]0;t\u0007x"]);
+  });
 });
