@@ -1,6 +1,6 @@
 // better-sqlite3 is a native module, built for one Node version and platform. Loaded by another (after switching
 // Node versions), it fails with ERR_DLOPEN_FAILED, which is no fault of the state dir: say what it is, and the
-// command that fixes it (README, "Node versions").
+// command that fixes it (docs/getting-started.md, "Install").
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 

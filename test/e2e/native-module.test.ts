@@ -1,5 +1,5 @@
 // A native module built for another Node version (after switching versions) is reported as such, with the command
-// that fixes it, not as a fault of the state dir (README, "Node versions"). The built tool is copied next to a
+// that fixes it, not as a fault of the state dir (docs/getting-started.md, "Install"). The built tool is copied next to a
 // node_modules whose better-sqlite3 binary cannot be loaded; every other package is the real one.
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
