@@ -2,8 +2,9 @@
 // the count and bytes of ended rows are counted once at open and then kept up to date at each change, so a task's
 // end costs a lookup by id and, past a limit, the deletion of the oldest rows, never a scan of every row. A row's
 // size is never taken from its `bytes` column (a file may lie): it is counted from the text stored, its `detail` and
-// its output, where it is used. At open that is one pass over the rows' lengths, not a rewrite of every row's column.
+// its output, where it is used. At open that is read from indexes SQLite keeps (src/store/schema.ts), not from rows.
 import type { Database, Statement } from "better-sqlite3";
+import { DETAIL_BYTES, UNSCREENED } from "./schema.js";
 
 export interface RetentionLimits {
   keptEnded: number;
@@ -29,12 +30,15 @@ export class Retention {
     db: Database,
     private readonly limits: RetentionLimits,
   ) {
+    // The rows' lengths from their index (tasks_detail_bytes), not from the rows; the output of every task less that
+    // of the few not ended (after a start's recovery, only rows of the wrong shape), found through tasks_unscreened.
     const rows = db
-      .prepare("SELECT count(*) AS count, total(octet_length(detail)) AS bytes FROM tasks WHERE ended_seq IS NOT NULL")
+      .prepare(`SELECT count(*) AS count, total(${DETAIL_BYTES}) AS bytes FROM tasks WHERE ended_seq IS NOT NULL`)
       .get() as Totals;
     const output = db
       .prepare(
-        "SELECT total(octet_length(text)) AS bytes FROM chunks WHERE task IN (SELECT n FROM tasks WHERE ended_seq IS NOT NULL)",
+        `SELECT total(octet_length(text)) AS bytes FROM chunks
+         WHERE task NOT IN (SELECT n FROM tasks WHERE ${UNSCREENED} AND ended_seq IS NULL)`,
       )
       .get() as { bytes: number };
     this.totals = { count: rows.count, bytes: rows.bytes + output.bytes };

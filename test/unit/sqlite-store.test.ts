@@ -13,7 +13,7 @@ import { ByteChunk } from "../../src/core/task/output-log.js";
 import { isTerminal, TASK_STATES } from "../../src/core/task/task.js";
 import type { TaskRecord } from "../../src/core/task/task-record.js";
 import { DB_FILE, FULL_CHECK_MAX_BYTES, openStateStore, prepareDatabase } from "../../src/store/open.js";
-import { ENDED_SHAPE, SCHEMA_VERSION, UNSCREENED } from "../../src/store/schema.js";
+import { DETAIL_BYTES, ENDED_SHAPE, SCHEMA_VERSION, UNSCREENED } from "../../src/store/schema.js";
 import { SqliteStore } from "../../src/store/sqlite.js";
 import { appendOutput, editDb, openStore, taskRecord as record, refusal, tempDir } from "../helpers/state-dir.js";
 
@@ -213,7 +213,7 @@ describe("SQLite store: a restart", () => {
     assert.equal(editDb(dir, (db) => db.prepare("SELECT count(*) AS n FROM tasks").get() as { n: number }).n, 8);
   });
 
-  it("a start reads only the rows ENDED_SHAPE does not pass, through their index, never every ended row", async () => {
+  it("a start reads only the rows ENDED_SHAPE does not pass, and the lengths of the others, through indexes, never every ended row", async () => {
     // The shape is frozen into the schema: its ended states must be the core's.
     const terminal = TASK_STATES.filter((state) => isTerminal(state)).map((state) => `'${state}'`);
     assert.match(ENDED_SHAPE, new RegExp(`state IN \\(${terminal.join(", ")}\\)`));
@@ -224,6 +224,11 @@ describe("SQLite store: a restart", () => {
         detail: string;
       }[];
       assert.match(plan.map((step) => step.detail).join("; "), /USING INDEX tasks_unscreened/);
+      // Retention's totals read the lengths of the ended rows' details from an index, not from the rows.
+      const totals = db
+        .prepare(`EXPLAIN QUERY PLAN SELECT count(*), total(${DETAIL_BYTES}) FROM tasks WHERE ended_seq IS NOT NULL`)
+        .all() as { detail: string }[];
+      assert.match(totals.map((step) => step.detail).join("; "), /USING COVERING INDEX tasks_detail_bytes/);
       const read = db.prepare(`SELECT id FROM tasks WHERE ${UNSCREENED} ORDER BY id`).all() as { id: string }[];
       assert.deepEqual(
         read.map((row) => row.id),
