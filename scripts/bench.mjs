@@ -3,8 +3,9 @@
 // per line and figure: { name, value, unit, baseline, ratio, goal, meets, ...details }. Progress goes to stderr.
 // Options: --quick (fewer repetitions, smaller sizes), --only a,b (run some groups: dispatch, throughput, shapes,
 // prompt, startup, screen, memory, concurrency, containment, http-dispatch, http-rps, grpc-rps, http-sse, http-streams,
-// push, idempotency, console, scale),
-// --runs N (the groups judged over full runs, shapes, throughput and http-sse, run N times; 3 for the judgement).
+// push, idempotency, console, kept-tasks, scale),
+// --runs N (the groups judged over full runs, shapes, throughput, http-sse, http-rps and grpc-rps, run N times; 3 for
+// the judgement).
 import { existsSync, readFileSync } from "node:fs";
 import { concurrency } from "./bench/concurrency.mjs";
 import { consoleFigures } from "./bench/console.mjs";
@@ -21,7 +22,7 @@ import { BIN, killAll, log, round } from "./bench/lib.mjs";
 import { memory } from "./bench/memory.mjs";
 import { promptLatency } from "./bench/prompt.mjs";
 import { push } from "./bench/push.mjs";
-import { scale } from "./bench/scale.mjs";
+import { keptTasks, scale } from "./bench/scale.mjs";
 import { screen } from "./bench/screen.mjs";
 import { streamShapes } from "./bench/shapes.mjs";
 import { startup } from "./bench/startup.mjs";
@@ -45,6 +46,7 @@ const GROUPS = {
   push,
   idempotency,
   console: consoleFigures,
+  "kept-tasks": keptTasks,
   scale,
 };
 
@@ -52,7 +54,7 @@ const GROUPS = {
  * The groups whose ratios swing from run to run on a busy machine: each runs --runs full times and a figure meets
  * in two of three (docs/benchmarks.md, "How figures are judged").
  */
-const JUDGED_OVER_RUNS = new Set(["shapes", "throughput", "http-sse"]);
+const JUDGED_OVER_RUNS = new Set(["shapes", "throughput", "http-sse", "http-rps", "grpc-rps"]);
 
 const argv = process.argv.slice(2);
 const quick = argv.includes("--quick");

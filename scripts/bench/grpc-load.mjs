@@ -1,30 +1,47 @@
 // The load of `grpc-rps` (scripts/bench/grpc-rps.mjs), in a process of its own: GetTask of one task for a while,
-// `concurrency` calls in flight, over gRPC (one channel, its calls multiplexed) or over HTTP JSON-RPC (keep-alive
-// connections, one call each at a time). Prints `{ requests, seconds }` on stdout.
-// Usage: node grpc-load.mjs grpc|jsonrpc <target> <task id> <token> <seconds> <concurrency>
+// `concurrency` calls in flight, over gRPC (one HTTP/2 session, its calls multiplexed) or over HTTP JSON-RPC (keep-alive
+// connections, one call each at a time), after `warmup` seconds of the same load that are not counted. Prints
+// `{ requests, seconds, p99_ms }` on stdout.
+// Usage: node grpc-load.mjs grpc|jsonrpc <target> <task id> <token> <seconds> <concurrency> [warmup seconds]
 import { Agent, request } from "node:http";
+import { connect } from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
-import * as grpc from "@grpc/grpc-js";
 
-const [kind, target, id, token, seconds, concurrency] = process.argv.slice(2);
+const [kind, target, id, token, seconds, concurrency, warmup = "0"] = process.argv.slice(2);
 const gen = await import(new URL("../../dist/grpc/gen/a2a_pb.js", import.meta.url).href);
 
+/**
+ * gRPC unary calls over one HTTP/2 session of node:http2 itself: a client as light as the JSON-RPC one, so that on a
+ * machine of two cores the load's own cost does not set the rate (grpc-js's client costs about as much per call as a
+ * server). An answer counts when its trailers say grpc-status 0.
+ */
 function grpcCaller() {
-  const client = new grpc.Client(target, grpc.credentials.createInsecure());
-  const metadata = new grpc.Metadata();
-  metadata.set("authorization", `Bearer ${token}`);
-  const body = Buffer.from(toBinary(gen.GetTaskRequestSchema, create(gen.GetTaskRequestSchema, { id })));
+  const session = connect(`http://${target}`);
+  session.on("error", () => {});
+  const message = toBinary(gen.GetTaskRequestSchema, create(gen.GetTaskRequestSchema, { id }));
+  // The gRPC frame: not compressed, the length, the message.
+  const body = Buffer.alloc(5 + message.length);
+  body.writeUInt32BE(message.length, 1);
+  body.set(message, 5);
+  const headers = {
+    ":method": "POST",
+    ":path": "/lf.a2a.v1.A2AService/GetTask",
+    "content-type": "application/grpc",
+    te: "trailers",
+    authorization: `Bearer ${token}`,
+    "a2a-version": "1.0",
+  };
   return () =>
-    new Promise((resolve, reject) =>
-      client.makeUnaryRequest(
-        "/lf.a2a.v1.A2AService/GetTask",
-        (bytes) => bytes,
-        (bytes) => bytes,
-        body,
-        metadata,
-        (error) => (error ? reject(error) : resolve()),
-      ),
-    );
+    new Promise((resolve, reject) => {
+      const stream = session.request(headers);
+      let status;
+      stream.once("trailers", (trailers) => (status = trailers["grpc-status"]));
+      stream.once("response", (answer) => (status ??= answer["grpc-status"]));
+      stream.on("data", () => {});
+      stream.once("end", () => (status === "0" ? resolve() : reject(new Error(`grpc-status ${status}`))));
+      stream.once("error", reject);
+      stream.end(body);
+    });
 }
 
 function jsonRpcCaller() {
@@ -44,17 +61,28 @@ function jsonRpcCaller() {
     });
 }
 
+/** Calls for `ms`, `concurrency` at a time; the latency of each call, in ms. */
+async function drive(call, ms) {
+  const until = performance.now() + ms;
+  const latencies = [];
+  await Promise.all(
+    Array.from({ length: Number(concurrency) }, async () => {
+      while (performance.now() < until) {
+        const t = performance.now();
+        await call();
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  return latencies;
+}
+
 const call = kind === "grpc" ? grpcCaller() : jsonRpcCaller();
-const until = performance.now() + Number(seconds) * 1000;
-let requests = 0;
+if (Number(warmup) > 0) await drive(call, Number(warmup) * 1000);
 const t0 = performance.now();
-await Promise.all(
-  Array.from({ length: Number(concurrency) }, async () => {
-    while (performance.now() < until) {
-      await call();
-      requests += 1;
-    }
-  }),
-);
-process.stdout.write(`${JSON.stringify({ requests, seconds: (performance.now() - t0) / 1000 })}\n`);
+const latencies = await drive(call, Number(seconds) * 1000);
+const elapsed = (performance.now() - t0) / 1000;
+latencies.sort((a, b) => a - b);
+const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))];
+process.stdout.write(`${JSON.stringify({ requests: latencies.length, seconds: elapsed, p99_ms: p99 })}\n`);
 process.exit(0);

@@ -1,9 +1,10 @@
-// The scale group: how cost grows with the tasks a state dir keeps, with tasks waiting at once, and with the
-// subscribers of one task (docs/benchmarks.md, "How cost grows with kept tasks").
+// The kept-tasks and scale groups: how cost grows with the tasks a state dir keeps (kept-tasks), with tasks waiting
+// at once, and with the subscribers of one task (scale) (docs/benchmarks.md, "How cost grows with kept tasks").
 // 1. A state dir of 1 000, 10 000 and 100 000 ended tasks: a few real runs through `serve --http`, the rest copies of
 //    one of them put through the store itself (dist/store/open.js), which is much faster than running them. At each
 //    size, a fresh `serve --http` on it: time from spawn to serving, ListTasks first page and GetTask p95 (REST, one
-//    keep-alive connection, one request at a time), its RSS, and the size of state.db.
+//    keep-alive connection, one request at a time), its RSS right after the start and after those requests, and the
+//    size of state.db. At 100 000 tasks, three fresh starts, judged two of three.
 // 2. 200 tasks waiting at a `[y/N]` prompt at once (hitl-prompt/v1, text-line) in one `serve --stdio`: its RSS per
 //    waiting task, and prompt detection p95 while the other tasks wait.
 // 3. 1 000 SSE subscribers of one task over HTTP: the server's RSS, and every byte of the task's output delivered to
@@ -14,6 +15,7 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HttpBridge, readSse, send10 } from "./http-lib.mjs";
+import { judgeAll } from "./judge.mjs";
 import { answerParams, Bridge, HITL_URI, log, MiB, memoryOf, now, quantile, sendParams, withTimeout } from "./lib.mjs";
 import { stampReader } from "./prompt.mjs";
 
@@ -23,6 +25,8 @@ const REAL_RUNS = 3;
 const REQUESTS = 200;
 const WARMUP = 20;
 const PROMPT_DETECT_GOAL_MS = 160;
+/** Fresh starts on the largest state dir, of which two must meet the goals. */
+const BIG_STARTS = 3;
 
 /** A real task's record, copied `count` times into the state dir under new ids, contexts and times. */
 async function putCopies(dir, template, count, ids) {
@@ -129,74 +133,86 @@ async function stateDirFigures(sizes) {
       const t0 = now();
       await putCopies(stateDir, template, size - ids.length, ids);
       log(`scale: ${ids.length} tasks put in ${((now() - t0) / 1000).toFixed(1)} s`);
-      const m = await measureStateDir(stateDir, ids);
-      first ??= m;
-      log(
-        `scale ${label(size)}: start ${m.startMs.toFixed(0)} ms, ListTasks p95 ${m.listP95.toFixed(2)} ms, GetTask p95 ${m.getP95.toFixed(2)} ms, RSS ${m.rss.toFixed(0)} MiB (at start ${m.startRss.toFixed(0)}), state.db ${m.db.toFixed(1)} MiB`,
-      );
-      const at = { tasks: size, requests: REQUESTS };
       const big = size >= 100_000;
-      figures.push(
-        {
-          name: `scale_${label(size)}_start_to_serving_ms`,
-          value: m.startMs,
-          unit: "ms",
-          baseline: empty.startMs,
-          ratio: m.startMs / empty.startMs,
-          goal: big ? "< 1000 ms at 100 000 tasks (baseline: an empty state dir)" : null,
-          meets: big ? m.startMs < 1000 : null,
-          ...at,
-        },
-        {
-          name: `scale_${label(size)}_list_first_page_p95_ms`,
-          value: m.listP95,
-          unit: "ms",
-          baseline: first.listP95,
-          ratio: m.listP95 / first.listP95,
-          goal: "< 20 ms at every size (baseline: at 1 000 tasks)",
-          meets: m.listP95 < 20,
-          ...at,
-        },
-        {
-          name: `scale_${label(size)}_get_task_p95_ms`,
-          value: m.getP95,
-          unit: "ms",
-          baseline: first.getP95,
-          ratio: m.getP95 / first.getP95,
-          goal: "< 5 ms at every size (baseline: at 1 000 tasks)",
-          meets: m.getP95 < 5,
-          ...at,
-        },
-        {
-          name: `scale_${label(size)}_rss_mib`,
-          value: m.rss,
-          unit: "MiB",
-          baseline: empty.rss,
-          ratio: m.rss / empty.rss,
-          goal: big ? "< 150 MiB at 100 000 tasks (baseline: an empty state dir)" : null,
-          meets: big ? m.rss < 150 : null,
-          // Measured after the ListTasks and GetTask requests above; beside it, the RSS right after the start.
-          at_start_rss_mib: m.startRss,
-          baseline_at_start_rss_mib: empty.startRss,
-          ...at,
-        },
-        {
-          name: `scale_${label(size)}_state_db_mib`,
-          value: m.db,
-          unit: "MiB",
-          baseline: null,
-          ratio: null,
-          goal: null,
-          meets: null,
-          bytes_per_task: (m.db * MiB) / size,
-          ...at,
-        },
-      );
+      // The goals at 100 000 tasks are judged over three fresh starts on the same state dir, two of which must meet
+      // (docs/benchmarks.md, "How figures are judged"); the other sizes are measured once.
+      const starts = [];
+      for (let start = 0; start < (big ? BIG_STARTS : 1); start++) {
+        const m = await measureStateDir(stateDir, ids);
+        log(
+          `scale ${label(size)}: start ${m.startMs.toFixed(0)} ms, ListTasks p95 ${m.listP95.toFixed(2)} ms, GetTask p95 ${m.getP95.toFixed(2)} ms, RSS ${m.rss.toFixed(0)} MiB (at start ${m.startRss.toFixed(0)}), state.db ${m.db.toFixed(1)} MiB`,
+        );
+        first ??= m;
+        starts.push(figuresAt(size, m, first, empty));
+      }
+      figures.push(...(starts.length === 1 ? starts[0] : judgeAll(starts)));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   return figures;
+}
+
+/** The figures of one start on a state dir of `size` tasks. */
+function figuresAt(size, m, first, empty) {
+  const at = { tasks: size, requests: REQUESTS };
+  const big = size >= 100_000;
+  return [
+    {
+      name: `scale_${label(size)}_start_to_serving_ms`,
+      value: m.startMs,
+      unit: "ms",
+      baseline: empty.startMs,
+      ratio: m.startMs / empty.startMs,
+      goal: big ? "< 1000 ms at 100 000 tasks (baseline: an empty state dir)" : null,
+      meets: big ? m.startMs < 1000 : null,
+      ...at,
+    },
+    {
+      name: `scale_${label(size)}_list_first_page_p95_ms`,
+      value: m.listP95,
+      unit: "ms",
+      baseline: first.listP95,
+      ratio: m.listP95 / first.listP95,
+      goal: "< 20 ms at every size (baseline: at 1 000 tasks)",
+      meets: m.listP95 < 20,
+      ...at,
+    },
+    {
+      name: `scale_${label(size)}_get_task_p95_ms`,
+      value: m.getP95,
+      unit: "ms",
+      baseline: first.getP95,
+      ratio: m.getP95 / first.getP95,
+      goal: "< 5 ms at every size (baseline: at 1 000 tasks)",
+      meets: m.getP95 < 5,
+      ...at,
+    },
+    {
+      name: `scale_${label(size)}_rss_mib`,
+      value: m.rss,
+      unit: "MiB",
+      baseline: empty.rss,
+      ratio: m.rss / empty.rss,
+      goal: big ? "< 150 MiB at 100 000 tasks (baseline: an empty state dir)" : null,
+      meets: big ? m.rss < 150 : null,
+      // Measured after the ListTasks and GetTask requests above; beside it, the RSS right after the start.
+      at_start_rss_mib: m.startRss,
+      baseline_at_start_rss_mib: empty.startRss,
+      ...at,
+    },
+    {
+      name: `scale_${label(size)}_state_db_mib`,
+      value: m.db,
+      unit: "MiB",
+      baseline: null,
+      ratio: null,
+      goal: null,
+      meets: null,
+      bytes_per_task: (m.db * MiB) / size,
+      ...at,
+    },
+  ];
 }
 
 /**
@@ -411,11 +427,12 @@ async function subscriberFigures({ quick }) {
   ];
 }
 
+/** The kept-tasks group: state dirs of 1 000, 10 000 and 100 000 ended tasks. */
+export async function keptTasks({ quick }) {
+  return stateDirFigures(quick ? [1000, 10_000] : [1000, 10_000, 100_000]);
+}
+
+/** The scale group: tasks waiting at once, and subscribers of one task. */
 export async function scale({ quick }) {
-  const sizes = quick ? [1000, 10_000] : [1000, 10_000, 100_000];
-  return [
-    ...(await stateDirFigures(sizes)),
-    ...(await waitingFigures({ quick })),
-    ...(await subscriberFigures({ quick })),
-  ];
+  return [...(await waitingFigures({ quick })), ...(await subscriberFigures({ quick }))];
 }

@@ -111,7 +111,7 @@ export function passGate(input: GateInput): GateVerdict {
   // Nesting counts below the params: a JSON-RPC request is one level above them, a batch two; a REST body is them.
   const above = shape === "rest" ? 0 : Array.isArray(value) ? 2 : 1;
   if (structure.deepest - above > MAX_NESTING) {
-    const words = `expected at most ${MAX_NESTING} levels of nesting, found ${structure.deepest - above}`;
+    const words = tooDeepWords(structure.deepest - above);
     return refused({ rule: "too_deep", words, ...(Array.isArray(value) ? noRequest : requestOf(value)) });
   }
   // JSON.parse keeps the last of two equal keys, another reader may keep the first: a second key could hide an
@@ -140,6 +140,33 @@ export function passGate(input: GateInput): GateVerdict {
     byRequest.set(request, { rule: "duplicate_key", words: problem.message, id: answerId, method, problem, inParams });
   }
   return { ok: true, value, refused: byRequest };
+}
+
+/**
+ * The gate for a REST-shaped request a binding's codec has decoded already (gRPC: protobuf, its size bounded by the
+ * server): the codec refused what is not a message and text that is not UTF-8, and a decoded message holds each key
+ * once, so nesting is the rule left to run, on the value itself instead of on its text written out and read again.
+ */
+export function passDecoded(value: unknown): GateVerdict {
+  const deepest = depthOf(value);
+  if (deepest > MAX_NESTING) return refused({ rule: "too_deep", words: tooDeepWords(deepest), ...noRequest });
+  return { ok: true, value, refused: NONE };
+}
+
+const tooDeepWords = (found: number) => `expected at most ${MAX_NESTING} levels of nesting, found ${found}`;
+
+/** How deeply objects and arrays nest in a value: the brackets its JSON text would open. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number];
+    if (typeof item !== "object" || item === null) continue;
+    if (depth > deepest) deepest = depth;
+    for (const child of Array.isArray(item) ? item : Object.values(item))
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }
 
 const refused = (refusal: GateRefusal): GateVerdict => ({ ok: false, refusal });

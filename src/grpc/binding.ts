@@ -15,10 +15,9 @@ import type { GateRefusal } from "../gate/request-gate.js";
 import { AUTH_WORDS, tokenMatcher } from "../io/token-match.js";
 import { tooLargeError } from "../operations/answer-budget.js";
 import type { CallContext } from "../operations/context.js";
-import { valueJson } from "../operations/json-text.js";
 import { RpcFailure } from "../operations/rpc-failure.js";
 import { type Operations, operationNamed } from "../operations/table.js";
-import { answerBytes, RPCS, type Rpc, requestParams, SERVICE_NAME } from "./messages.js";
+import { answerBytes, RPCS, type Rpc, requestParams, resultBytes, SERVICE_NAME } from "./messages.js";
 import { refusalStatus, statusOf } from "./status.js";
 import { sendStream } from "./stream.js";
 
@@ -135,7 +134,7 @@ export function serviceImplementation(options: GrpcBindingOptions): UntypedServi
       try {
         const { result, context } = ran;
         if (result instanceof StreamReply) throw new Error(`${rpc.name} answered a stream`);
-        const bytes = answerBytes(rpc.method.output, result == null ? "{}" : valueJson(result));
+        const bytes = resultBytes(rpc.method.output, result);
         if (bytes.byteLength > options.maxAnswerBytes) return callback(statusOf(tooLargeError(options.maxAnswerBytes)));
         call.sendMetadata(answerMetadata(context));
         callback(null, bytesOf(bytes));

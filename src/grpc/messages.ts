@@ -1,17 +1,13 @@
 // The gRPC binding's messages (CONTRACT 8, A2A 1.0 §10): each RPC of lf.a2a.v1.A2AService, generated from
 // proto/a2a.proto at build time (`npm run proto`), read as the ProtoJSON its operation takes and written from the
 // ProtoJSON its operation answers. The 1.0 operations speak ProtoJSON already, so one conversion each way is the whole
-// codec, and the request gate judges the ProtoJSON of a request as it judges a REST body.
-import {
-  type DescMessage,
-  type DescMethod,
-  fromBinary,
-  fromJsonString,
-  toBinary,
-  toJsonString,
-} from "@bufbuild/protobuf";
+// codec. A request is decoded once, to the ProtoJSON value the gate judges (its nesting) and the operation reads; an
+// answer kept as text (an ended task read again) is converted once and its bytes kept beside the text
+// (docs/benchmarks.md, `grpc_get_task_rps`).
+import { type DescMessage, type DescMethod, fromBinary, fromJsonString, toBinary, toJson } from "@bufbuild/protobuf";
 import { MAX_NESTING } from "../core/envelope/json-value.js";
-import { type GateVerdict, passGate } from "../gate/request-gate.js";
+import { type GateVerdict, passDecoded } from "../gate/request-gate.js";
+import { JsonText, valueJson } from "../operations/json-text.js";
 import { A2AService } from "./gen/a2a_pb.js";
 
 /** The service's name on the wire, as the proto declares it. */
@@ -35,22 +31,40 @@ export const RPCS: readonly Rpc[] = A2AService.methods.map((method) => ({
 }));
 
 /**
- * A request's bytes as the operation's params, through the request gate (size, nesting), or the gate's refusal. A
- * message protobuf cannot read (or that nests past the decoder's limit) is refused in the gate's words.
+ * A request's bytes as the operation's params, through the request gate, or the gate's refusal. A message protobuf
+ * cannot read (or that nests past the decoder's limit) is refused in the gate's words; the size was judged on the
+ * message itself (the server's grpc.max_receive_message_length is --max-body-bytes).
  */
 export function requestParams(rpc: Rpc, bytes: Uint8Array): GateVerdict {
-  let json: string;
+  let value: unknown;
   try {
-    json = toJsonString(rpc.method.input, fromBinary(rpc.method.input, bytes, { recursionLimit: RECURSION_LIMIT }));
+    value = toJson(rpc.method.input, fromBinary(rpc.method.input, bytes, { recursionLimit: RECURSION_LIMIT }));
   } catch (error) {
     const words = `expected a ${rpc.method.input.typeName} message: ${(error as Error).message}`;
     return { ok: false, refusal: { rule: "not_json", words, id: null, method: rpc.name } };
   }
-  // The size was judged on the message itself (the server's grpc.max_receive_message_length is --max-body-bytes).
-  return passGate({ shape: "rest", bytes: Buffer.from(json), maxBytes: Number.MAX_SAFE_INTEGER });
+  return passDecoded(value);
 }
 
 /** An operation's answer (ProtoJSON text) as the bytes of `schema`; fields the proto lacks (0.3's) are left out. */
 export function answerBytes(schema: DescMessage, json: string): Uint8Array {
   return toBinary(schema, fromJsonString(schema, json, { ignoreUnknownFields: true }));
 }
+
+/**
+ * The bytes of an operation's result as `schema`. A result that is JSON text already is an answer kept for the next
+ * read (src/operations/ended-task-texts.ts): its bytes live as long as it does, so they are made once. The kept texts
+ * are bounded in count and bytes, and so are these.
+ */
+export function resultBytes(schema: DescMessage, result: unknown): Uint8Array {
+  if (!(result instanceof JsonText)) return answerBytes(schema, result == null ? "{}" : valueJson(result));
+  const bySchema = keptBytes.get(result) ?? new Map<DescMessage, Uint8Array>();
+  const kept = bySchema.get(schema);
+  if (kept) return kept;
+  const bytes = answerBytes(schema, result.text);
+  bySchema.set(schema, bytes);
+  keptBytes.set(result, bySchema);
+  return bytes;
+}
+
+const keptBytes = new WeakMap<JsonText, Map<DescMessage, Uint8Array>>();

@@ -26,6 +26,8 @@ import { checkSchema, migrate, StateDbError } from "./schema.js";
 export const DB_FILE = "state.db";
 /** 64 MiB of 4 KiB pages. */
 const AUTO_CHECKPOINT_PAGES = 16384;
+/** SQLite's page cache of the database, in KiB. */
+const PAGE_CACHE_KIB = 4096;
 /** The log file is cut back to this size after a checkpoint. */
 const WAL_SIZE_LIMIT = 16 * 1024 * 1024;
 
@@ -148,6 +150,10 @@ export function prepareDatabase(db: Database, root: string, path: string): void 
   // quiet a moment (src/store/sqlite.ts), and SQLite by itself only once the log has grown this large.
   db.pragma(`wal_autocheckpoint = ${AUTO_CHECKPOINT_PAGES}`);
   db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
+  // SQLite's own page cache, on top of the system's cache of the same file: better-sqlite3 builds it at 16 MiB, which
+  // a state dir of 100 000 tasks fills as its rows are read (a third of the memory such a runtime holds; docs/
+  // benchmarks.md, "How cost grows with kept tasks"). A page list and the indexes' upper levels fit in a quarter.
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
 }
 
 /**

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { isUtf8 } from "node:buffer";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { firstInvalidByte, passGate } from "../../src/gate/request-gate.js";
+import { firstInvalidByte, passDecoded, passGate } from "../../src/gate/request-gate.js";
 
 const MAX = 1 << 20;
 const gate = (shape: "jsonrpc" | "rest", text: string | Buffer) =>
@@ -77,6 +77,32 @@ describe("passGate, by property", () => {
         assert.equal(verdict.refusal.words, `expected UTF-8 text, found bytes that are not UTF-8 at byte ${at}`);
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe("passDecoded (a request a codec decoded: gRPC), by property", () => {
+  it("judges nesting as passGate judges the value's text, in the same words (500 runs)", () => {
+    // Values as deep as the gate's limit and past it: a random value wrapped in `wraps` arrays and objects.
+    const deep = fc
+      .tuple(fc.jsonValue({ maxDepth: 4 }), fc.integer({ min: 0, max: 120 }), fc.boolean())
+      .map(([value, wraps, arrays]) => {
+        let wrapped: unknown = value;
+        for (let i = 0; i < wraps; i++) wrapped = arrays ? [wrapped] : { k: wrapped };
+        return wrapped;
+      });
+    fc.assert(
+      fc.property(deep, (value) => {
+        const decoded = passDecoded(value);
+        const text = gate("rest", JSON.stringify(value));
+        assert.equal(decoded.ok, text.ok, JSON.stringify(decoded));
+        if (!decoded.ok && !text.ok) {
+          assert.equal(decoded.refusal.rule, "too_deep");
+          assert.equal(decoded.refusal.words, text.refusal.words);
+        }
+        if (decoded.ok) assert.equal(decoded.value, value, "the decoded value itself goes on");
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -10,10 +10,10 @@ import fc from "fast-check";
 import type { TaskStore } from "../../src/core/store.js";
 import { decodePageToken, type ListQuery, pageOf } from "../../src/core/task/list-query.js";
 import { ByteChunk } from "../../src/core/task/output-log.js";
-import { TASK_STATES } from "../../src/core/task/task.js";
+import { isTerminal, TASK_STATES } from "../../src/core/task/task.js";
 import type { TaskRecord } from "../../src/core/task/task-record.js";
 import { DB_FILE, FULL_CHECK_MAX_BYTES, openStateStore, prepareDatabase } from "../../src/store/open.js";
-import { SCHEMA_VERSION } from "../../src/store/schema.js";
+import { DETAIL_BYTES, ENDED_SHAPE, SCHEMA_VERSION, UNSCREENED } from "../../src/store/schema.js";
 import { SqliteStore } from "../../src/store/sqlite.js";
 import { appendOutput, editDb, openStore, taskRecord as record, refusal, tempDir } from "../helpers/state-dir.js";
 
@@ -211,6 +211,35 @@ describe("SQLite store: a restart", () => {
     assert.equal(store.get("new")?.state, "completed");
     store.close?.();
     assert.equal(editDb(dir, (db) => db.prepare("SELECT count(*) AS n FROM tasks").get() as { n: number }).n, 8);
+  });
+
+  it("a start reads only the rows ENDED_SHAPE does not pass, and the lengths of the others, through indexes, never every ended row", async () => {
+    // The shape is frozen into the schema: its ended states must be the core's.
+    const terminal = TASK_STATES.filter((state) => isTerminal(state)).map((state) => `'${state}'`);
+    assert.match(ENDED_SHAPE, new RegExp(`state IN \\(${terminal.join(", ")}\\)`));
+    const dir = await stateWith(3);
+    editDb(dir, (db) => {
+      db.prepare("UPDATE tasks SET state = 'exploded' WHERE id = 't1'").run();
+      const plan = db.prepare(`EXPLAIN QUERY PLAN SELECT * FROM tasks WHERE ${UNSCREENED}`).all() as {
+        detail: string;
+      }[];
+      assert.match(plan.map((step) => step.detail).join("; "), /USING INDEX tasks_unscreened/);
+      // Retention's totals read the lengths of the ended rows' details from an index, not from the rows.
+      const totals = db
+        .prepare(`EXPLAIN QUERY PLAN SELECT count(*), total(${DETAIL_BYTES}) FROM tasks WHERE ended_seq IS NOT NULL`)
+        .all() as { detail: string }[];
+      assert.match(totals.map((step) => step.detail).join("; "), /USING COVERING INDEX tasks_detail_bytes/);
+      const read = db.prepare(`SELECT id FROM tasks WHERE ${UNSCREENED} ORDER BY id`).all() as { id: string }[];
+      assert.deepEqual(
+        read.map((row) => row.id),
+        ["live", "t1"],
+        "the unfinished row and the one of the wrong shape",
+      );
+    });
+    const { store, lines } = await openStore(dir, { killLeftovers: () => false });
+    assert.match(lines.join("\n"), /restored 3 task\(s\) .*1 had not ended/);
+    assert.match(lines.join("\n"), /1 row\(s\) of the wrong shape skipped/);
+    store.close?.();
   });
 
   it("a row claiming absurd sizes is recounted, not obeyed: no task is pushed out of the budget", async () => {
