@@ -32,8 +32,11 @@ export interface KeptAnswer {
   hash: string;
   /** When it was kept (ms since the epoch). */
   at: number;
-  /** How `text` answers: a result's or an error's JSON text, or the id of the task a replay reads or follows. */
-  kind: "result" | "error" | "task" | "stream";
+  /**
+   * How `text` answers: a result's JSON text, an operation's error as JSON `{ code, message, data }` ("core-error";
+   * "error" is a family's JSON-RPC error, as earlier versions kept it), or the id of the task a replay reads or follows.
+   */
+  kind: "result" | "core-error" | "error" | "task" | "stream";
   text: string;
 }
 

@@ -1,7 +1,7 @@
 // One send under idempotency/v1 (CONTRACT 9.1): how its answer is kept, and given again. The table
 // (src/operations/table.ts) hands it the send's operation; src/a2a/idempotency.ts runs it once per key.
 import { MAX_KEPT_TEXT_BYTES } from "../a2a/answer-cache.js";
-import type { IdempotentCall } from "../a2a/idempotency.js";
+import { type IdempotentCall, keptCoreError } from "../a2a/idempotency.js";
 import { isUuid, requestHash } from "../a2a/idempotency-hash.js";
 import type { RpcError } from "../a2a/rpc-codes.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
@@ -11,7 +11,7 @@ import { logField } from "../core/log-field.js";
 import type { CallContext } from "./context.js";
 import { JsonText, valueJson } from "./json-text.js";
 import type { OperationFacts, OperationKit, Replay } from "./operation.js";
-import { RpcFailure, rpcErrorOfFailure } from "./rpc-failure.js";
+import { RpcFailure } from "./rpc-failure.js";
 
 /** The task a send answered with: `{ task }` in 1.0, the Task itself in 0.3. */
 function taskOfResult(result: unknown): Record<string, unknown> | undefined {
@@ -78,8 +78,6 @@ export function idempotentSend(input: IdempotentSendInput): IdempotentCall<unkno
       if (result instanceof JsonText) return { kind: "result", text: result.text };
       return { kind: "task", text: taskIdOf(result) };
     },
-    errorOf: (error) =>
-      error instanceof CoreError || error instanceof RpcFailure ? rpcErrorOfFailure(facts.family, error) : undefined,
     replay: (answer) => {
       if (answer.kind === "task" || answer.kind === "stream") refuseForgotten(kit, key, answer.text);
       // Said even when the kept answer is an error (thrown below).
@@ -87,6 +85,9 @@ export function idempotentSend(input: IdempotentSendInput): IdempotentCall<unkno
       if (answer.kind === "result") return new JsonText(answer.text);
       if (answer.kind === "task") return replay.task(kit, answer.text, params);
       if (answer.kind === "stream") return replay.stream(kit, answer.text);
+      // The operation's own error, which each binding answers with its own table, as it did the first time.
+      if (answer.kind === "core-error") throw keptCoreError(answer.text);
+      // Kept by an earlier version as the family's JSON-RPC error (src/operations/rpc-failure.ts).
       throw new RpcFailure(JSON.parse(answer.text) as RpcError);
     },
   };

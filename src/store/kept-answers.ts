@@ -3,7 +3,7 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { KeptAnswer, KeptAnswerRows } from "../core/store.js";
 
-const KINDS: ReadonlySet<string> = new Set(["result", "error", "task", "stream"]);
+const KINDS: ReadonlySet<string> = new Set(["result", "core-error", "error", "task", "stream"]);
 
 function isKeptAnswer(row: Record<string, unknown>): boolean {
   return (

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { AnswerCache, entryBytes } from "../../src/a2a/answer-cache.js";
-import { Idempotency } from "../../src/a2a/idempotency.js";
+import { Idempotency, keptCoreError } from "../../src/a2a/idempotency.js";
 import { idempotencyKey, isUuid, refuseNonUuidMessageId, requestHash } from "../../src/a2a/idempotency-hash.js";
 import { CoreError } from "../../src/core/errors.js";
 import type { KeptAnswer, KeptAnswerRows } from "../../src/core/store.js";
@@ -192,7 +192,6 @@ describe("Idempotency.call", () => {
           return "first";
         },
         keep: (result) => ({ kind: "result", text: result }),
-        errorOf: () => undefined,
         replay: (kept) => kept.text,
       });
     const calls = Array.from({ length: 20 }, () => call("h1"));
@@ -202,5 +201,42 @@ describe("Idempotency.call", () => {
     assert.equal(runs, 1);
     assert.ok(answers.every((a) => a.value === "first"));
     assert.equal(answers.filter((a) => !a.replayed).length, 1);
+  });
+
+  it("keeps an operation's error as the CoreError it is, and never one a retry may cure", async () => {
+    const cache = new AnswerCache({ ttlMs: 60_000 });
+    const idempotency = new Idempotency(cache);
+    const call = (key: string, error: Error) =>
+      idempotency.call<string>({
+        key,
+        hash: "h",
+        run: async () => {
+          throw error;
+        },
+        keep: (result) => ({ kind: "result", text: result }),
+        replay: (kept) => {
+          throw keptCoreError(kept.text);
+        },
+      });
+    const refused = new CoreError("task_not_found", "task not found: t1", { task_id: "t1" });
+    await assert.rejects(call("k", refused), refused);
+    assert.equal(cache.get("k")?.kind, "core-error");
+    await assert.rejects(call("k", new Error("not run")), (error) => {
+      assert.ok(error instanceof CoreError && error !== refused);
+      assert.deepEqual([error.code, error.message, error.data], [refused.code, refused.message, refused.data]);
+      return true;
+    });
+    for (const [key, error] of [
+      ["busy", new CoreError("busy", "queue full", { reason: "queue_full" })],
+      ["internal", new Error("a fault of ours")],
+    ] as const) {
+      await assert.rejects(call(key, error), error);
+      assert.equal(cache.get(key), undefined, key);
+    }
+  });
+
+  it("refuses a kept error of the wrong shape instead of inventing one", () => {
+    assert.throws(() => keptCoreError('{"code":"no_such_code","message":"m","data":{}}'), /wrong shape/);
+    assert.throws(() => keptCoreError('{"code":"busy","data":{}}'), /wrong shape/);
   });
 });
