@@ -56,6 +56,20 @@ export interface IdempotentCall<T> {
   replay(answer: KeptAnswer): Promise<T> | T;
 }
 
+/**
+ * The rule a kept hash was made by, written before it: since the hash is made from the params as their codec decoded
+ * them (src/a2a/decode.ts), a 0.3 name spelled in snake_case is an unknown field, dropped, where the earlier rule
+ * (a bare hash, in state dirs written before) read it as its camelCase name. A bare hash that matches is the same
+ * request under both rules; one that does not cannot tell a respelled request from another payload, so its entry is
+ * dropped and the send runs as a first one (docs/reference.md, "The runtime's extensions").
+ */
+export const HASH_RULE = "v2:";
+
+/** The hash a kept entry was made with, and whether by the current rule. */
+function keptHash(hash: string): { hash: string; current: boolean } {
+  return hash.startsWith(HASH_RULE) ? { hash: hash.slice(HASH_RULE.length), current: true } : { hash, current: false };
+}
+
 export class Idempotency {
   /** First executions that have not answered yet, by key. */
   private readonly running = new Map<string, { hash: string; done: Promise<void> }>();
@@ -78,27 +92,27 @@ export class Idempotency {
       }
       const kept = this.cache.get(key);
       if (kept) {
-        if (kept.hash !== hash) throw reused(key, kept.hash, hash);
-        return { value: await call.replay(kept), replayed: true };
+        const made = keptHash(kept.hash);
+        if (made.hash === hash) return { value: await call.replay(kept), replayed: true };
+        if (made.current) throw reused(key, made.hash, hash);
       }
       return { value: await this.runFirst(call), replayed: false };
     }
   }
 
   private async runFirst<T>(call: IdempotentCall<T>): Promise<T> {
+    const hash = HASH_RULE + call.hash;
     let finished!: () => void;
     this.running.set(call.key, { hash: call.hash, done: new Promise<void>((resolve) => (finished = resolve)) });
     try {
-      const result = await call.run((form) =>
-        this.cache.put({ key: call.key, hash: call.hash, at: this.now(), ...form }),
-      );
-      this.cache.put({ key: call.key, hash: call.hash, at: this.now(), ...call.keep(result) });
+      const result = await call.run((form) => this.cache.put({ key: call.key, hash, at: this.now(), ...form }));
+      this.cache.put({ key: call.key, hash, at: this.now(), ...call.keep(result) });
       return result;
     } catch (error) {
       // An accepted send that then fails (a stream whose client left) keeps its accepted entry.
       if (error instanceof CoreError && !NEVER_KEPT.has(error.code)) {
         const text = keptErrorText(error);
-        this.cache.put({ key: call.key, hash: call.hash, at: this.now(), kind: "core-error", text });
+        this.cache.put({ key: call.key, hash, at: this.now(), kind: "core-error", text });
       }
       throw error;
     } finally {

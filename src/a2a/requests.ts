@@ -18,6 +18,17 @@ export interface SendRequest {
   onAccepted?: (taskId: string) => void;
 }
 
+/**
+ * A send as its codec decoded it, once: its params as idempotency/v1 hashes them (CONTRACT 9.1: the names the codec
+ * reads, unknown fields dropped, without message.messageId and the service parameters), and the service's request,
+ * made when first asked from the same decoded objects (it throws what the request's checks refuse, inside the send,
+ * so a refusal is kept as its first answer).
+ */
+export interface DecodedSend {
+  readonly hashed: unknown;
+  request(): SendRequest;
+}
+
 export interface GetRequest {
   id: string;
   historyLength?: number;

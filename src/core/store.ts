@@ -29,6 +29,7 @@ export interface TaskStore {
 /** A first answer kept for retries of one key (idempotency/v1, CONTRACT 9.1); opaque text to the store. */
 export interface KeptAnswer {
   key: string;
+  /** The request hash, after the rule it was made by (`v2:`; bare in earlier versions: src/a2a/idempotency.ts). */
   hash: string;
   /** When it was kept (ms since the epoch). */
   at: number;

@@ -9,7 +9,7 @@ function isKeptAnswer(row: Record<string, unknown>): boolean {
   return (
     typeof row.key === "string" &&
     typeof row.hash === "string" &&
-    /^[0-9a-f]{64}$/.test(row.hash) &&
+    /^(v2:)?[0-9a-f]{64}$/.test(row.hash) &&
     Number.isSafeInteger(row.at) &&
     typeof row.kind === "string" &&
     KINDS.has(row.kind) &&

@@ -6,16 +6,23 @@ import fc from "fast-check";
 import { AnswerCache, entryBytes } from "../../src/a2a/answer-cache.js";
 import { Idempotency, keptCoreError } from "../../src/a2a/idempotency.js";
 import { idempotencyKey, isUuid, refuseNonUuidMessageId, requestHash } from "../../src/a2a/idempotency-hash.js";
+import { decodeSend03 } from "../../src/a2a/v0_3/decode.js";
+import { decodeSend10 } from "../../src/a2a/v1_0/decode.js";
 import { CoreError } from "../../src/core/errors.js";
 import type { KeptAnswer, KeptAnswerRows } from "../../src/core/store.js";
 
 const message = { messageId: "k1", role: "ROLE_USER", parts: [{ text: "hi", mediaType: "text/plain" }] };
+const message03 = { kind: "message", messageId: "k1", role: "user", parts: [{ kind: "text", text: "hi" }] };
+
+/** The hash of a send's params, as its family's codec decodes them. */
+const hashOf = (method: string, family: "0.3" | "1.0", params: unknown) =>
+  requestHash(method, (family === "1.0" ? decodeSend10 : decodeSend03)(params).hashed);
 
 describe("the request hash", () => {
   it("ignores key order, snake_case spellings, unknown fields, messageId and the service parameters", () => {
-    const base = requestHash("SendMessage", "1.0", { message, configuration: { returnImmediately: true } });
+    const base = hashOf("SendMessage", "1.0", { message, configuration: { returnImmediately: true } });
     assert.match(base, /^[0-9a-f]{64}$/);
-    const same = requestHash("SendMessage", "1.0", {
+    const same = hashOf("SendMessage", "1.0", {
       metadata: { "a2a-service-parameters": { "A2A-Extensions": "x" } },
       configuration: { return_immediately: true, unknown: 1 },
       message: { parts: [{ media_type: "text/plain", text: "hi" }], role: "ROLE_USER", message_id: "other", extra: 2 },
@@ -24,10 +31,29 @@ describe("the request hash", () => {
   });
 
   it("tells apart another text, another method and another family", () => {
-    const base = requestHash("SendMessage", "1.0", { message });
-    assert.notEqual(requestHash("SendMessage", "1.0", { message: { ...message, parts: [{ text: "ho" }] } }), base);
-    assert.notEqual(requestHash("SendStreamingMessage", "1.0", { message }), base);
-    assert.notEqual(requestHash("SendMessage", "0.3", { message: { ...message, role: "user" } }), base);
+    const base = hashOf("SendMessage", "1.0", { message });
+    assert.notEqual(hashOf("SendMessage", "1.0", { message: { ...message, parts: [{ text: "ho" }] } }), base);
+    assert.notEqual(hashOf("SendStreamingMessage", "1.0", { message }), base);
+    assert.notEqual(hashOf("SendMessage", "0.3", { message: { ...message, role: "user" } }), base);
+  });
+
+  it("is made of the params as 0.3 decodes them: a snake_case name is an unknown field there, dropped", () => {
+    const base = hashOf("SendMessage", "0.3", { message: message03 });
+    assert.equal(hashOf("SendMessage", "0.3", { message: { ...message03, context_id: "c", extra: 1 } }), base);
+    assert.notEqual(hashOf("SendMessage", "0.3", { message: { ...message03, contextId: "c" } }), base);
+    assert.equal(
+      hashOf("SendMessage", "0.3", { message: message03, configuration: { history_length: 2 } }),
+      hashOf("SendMessage", "0.3", { message: message03, configuration: {} }),
+    );
+  });
+
+  it("is the one the service's request was decoded with: a request that cannot be decoded still has one", () => {
+    assert.match(hashOf("SendMessage", "1.0", "not an object"), /^[0-9a-f]{64}$/);
+    assert.throws(() => decodeSend10("not an object").request(), /expected SendMessageRequest/);
+    const send = decodeSend10({ message: { ...message, context_id: "c" }, configuration: { history_length: 2 } });
+    assert.equal(send.request().historyLength, 2);
+    assert.equal((send.request().params.message as Record<string, unknown>).contextId, "c");
+    assert.strictEqual(send.request(), send.request(), "decoded once");
   });
 
   it("keys on messageId (either spelling)", () => {
@@ -233,6 +259,33 @@ describe("Idempotency.call", () => {
       await assert.rejects(call(key, error), error);
       assert.equal(cache.get(key), undefined, key);
     }
+  });
+
+  it("keeps the hash after its rule; a bare hash of the earlier rule replays when it matches, else is dropped", async () => {
+    const rows = new Rows();
+    const bare = (key: string, hash: string): KeptAnswer => ({ key, hash, at: 0, kind: "result", text: "kept" });
+    rows.put(bare("same", "a".repeat(64)));
+    rows.put(bare("respelled", "b".repeat(64)));
+    rows.put({ ...bare("current", "c".repeat(64)), hash: `v2:${"c".repeat(64)}` });
+    const cache = new AnswerCache({ ttlMs: 60_000, rows, now: () => 0 });
+    const idempotency = new Idempotency(cache, () => 0);
+    const call = (key: string, hash: string) =>
+      idempotency.call<string>({
+        key,
+        hash,
+        run: async () => "ran",
+        keep: (result) => ({ kind: "result", text: result }),
+        replay: (kept) => kept.text,
+      });
+    assert.deepEqual(await call("same", "a".repeat(64)), { value: "kept", replayed: true });
+    assert.deepEqual(await call("respelled", "d".repeat(64)), { value: "ran", replayed: false });
+    assert.equal(rows.rows.get("respelled")?.hash, `v2:${"d".repeat(64)}`);
+    assert.deepEqual(await call("respelled", "d".repeat(64)), { value: "ran", replayed: true });
+    await assert.rejects(call("current", "e".repeat(64)), (error) => {
+      assert.ok(error instanceof CoreError && error.code === "idempotency_key_reused");
+      assert.equal(error.data.original_request_hash, "c".repeat(64));
+      return true;
+    });
   });
 
   it("refuses a kept error of the wrong shape instead of inventing one", () => {
