@@ -10,6 +10,19 @@ import { TASK_STATES, type TaskState } from "../core/task/task.js";
 import type { DecodedSend, GetRequest, ListRequest, SendRequest } from "./requests.js";
 import { SERVICE_PARAMETERS } from "./service-params.js";
 
+/** The same object with snake_case names also given as camelCase (a camelCase name already there wins). */
+export function camelKeys(value: unknown): Record<string, unknown> {
+  if (!isRecord(value)) return {};
+  const out: Record<string, unknown> = { ...value };
+  for (const [key, field] of Object.entries(value)) {
+    if (!key.includes("_")) continue;
+    const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (!(camel in out)) out[camel] = field;
+    delete out[key];
+  }
+  return out;
+}
+
 export function invalidParams(errors: Problem[]): CoreError {
   const first = errors[0];
   return new CoreError(

@@ -4,6 +4,7 @@ import { isRecord } from "../../core/envelope/json-value.js";
 import { checkAnswerMessage } from "../../core/hitl/answer-message.js";
 import { TASK_STATES, type TaskState } from "../../core/task/task.js";
 import { carriesAnswer, decodedSend, listRequestOf, type SendFields, type SendObjects } from "../decode.js";
+import { configRequestOf } from "../push/config-wire.js";
 import type { DecodedSend, ListRequest, SendRequest } from "../requests.js";
 import { activatedExtensions } from "../service-params.js";
 
@@ -36,8 +37,9 @@ function requestOf({ params: object }: SendObjects): SendRequest {
   };
   if (typeof configuration.historyLength === "number") request.historyLength = configuration.historyLength;
   const push = configuration.pushNotificationConfig;
+  const path = "/configuration/pushNotificationConfig";
   if (push !== undefined && push !== null)
-    request.push = { config: push, family: "0.3", path: "/configuration/pushNotificationConfig" };
+    request.push = { config: configRequestOf(push, path, "0.3"), family: "0.3", path };
   return request;
 }
 

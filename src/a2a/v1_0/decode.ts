@@ -5,6 +5,7 @@ import { isRecord } from "../../core/envelope/json-value.js";
 import { checkAnswerMessage } from "../../core/hitl/answer-message.js";
 import type { TaskState } from "../../core/task/task.js";
 import {
+  camelKeys,
   carriesAnswer,
   decodedSend,
   getRequestOf,
@@ -13,22 +14,10 @@ import {
   type SendFields,
   type SendObjects,
 } from "../decode.js";
+import { configRequestOf } from "../push/config-wire.js";
 import type { DecodedSend, GetRequest, ListRequest, SendRequest } from "../requests.js";
 import { activatedExtensions } from "../service-params.js";
 import { STATE_NAMES } from "./codec.js";
-
-/** The same object with snake_case names also given as camelCase (a camelCase name already there wins). */
-export function camelKeys(value: unknown): Record<string, unknown> {
-  if (!isRecord(value)) return {};
-  const out: Record<string, unknown> = { ...value };
-  for (const [key, field] of Object.entries(value)) {
-    if (!key.includes("_")) continue;
-    const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-    if (!(camel in out)) out[camel] = field;
-    delete out[key];
-  }
-  return out;
-}
 
 const ROLES: Record<string, string> = { ROLE_USER: "user", ROLE_AGENT: "agent" };
 
@@ -104,8 +93,9 @@ function requestOf({ params, message, parts, configuration: given }: SendObjects
   };
   if (typeof configuration.historyLength === "number") request.historyLength = configuration.historyLength;
   const push = configuration.taskPushNotificationConfig;
+  const path = "/configuration/taskPushNotificationConfig";
   if (push !== undefined && push !== null)
-    request.push = { config: push, family: "1.0", path: "/configuration/taskPushNotificationConfig" };
+    request.push = { config: configRequestOf(push, path, "1.0"), family: "1.0", path };
   return request;
 }
 
