@@ -7,7 +7,21 @@ import { type Problem, problemsFromIssues, shown } from "../core/envelope/proble
 import { CoreError } from "../core/errors.js";
 import { DEFAULT_PAGE_SIZE, decodePageToken, type ListQuery, MAX_PAGE_SIZE } from "../core/task/list-query.js";
 import { TASK_STATES, type TaskState } from "../core/task/task.js";
-import type { GetRequest, ListRequest } from "./requests.js";
+import type { DecodedSend, GetRequest, ListRequest, SendRequest } from "./requests.js";
+import { SERVICE_PARAMETERS } from "./service-params.js";
+
+/** The same object with snake_case names also given as camelCase (a camelCase name already there wins). */
+export function camelKeys(value: unknown): Record<string, unknown> {
+  if (!isRecord(value)) return {};
+  const out: Record<string, unknown> = { ...value };
+  for (const [key, field] of Object.entries(value)) {
+    if (!key.includes("_")) continue;
+    const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    if (!(camel in out)) out[camel] = field;
+    delete out[key];
+  }
+  return out;
+}
 
 export function invalidParams(errors: Problem[]): CoreError {
   const first = errors[0];
@@ -142,4 +156,72 @@ export function listRequestOf(params: unknown, stateOf: (name: string) => TaskSt
 /** A message whose metadata carries `hitl_response_for` answers a prompt (CONTRACT section 4). */
 export function carriesAnswer(message: unknown): boolean {
   return isRecord(message) && isRecord(message.metadata) && "hitl_response_for" in message.metadata;
+}
+
+/** The fields each object of a send request has in a family (A2A 0.3 MessageSendParams, 1.0 SendMessageRequest). */
+export interface SendFields {
+  params: readonly string[];
+  message: readonly string[];
+  part: readonly string[];
+  configuration: readonly string[];
+}
+
+/** A send's objects as its codec reads them: each with the names the codec takes (anything not an object as sent). */
+export interface SendObjects {
+  params: Record<string, unknown>;
+  message: unknown;
+  /** The message's parts, each as its codec reads it. */
+  parts: unknown;
+  configuration: unknown;
+}
+
+/** The fields of `value` its family defines; others dropped (a value that is not an object as it is). */
+function definedFields(value: unknown, fields: readonly string[]): unknown {
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(
+    fields.filter((field) => Object.hasOwn(value, field)).map((field) => [field, value[field]]),
+  );
+}
+
+/** The params of a decoded send as idempotency/v1 hashes them (CONTRACT 9.1). */
+function hashedParams(objects: SendObjects, fields: SendFields): Record<string, unknown> {
+  const hashed = definedFields(objects.params, fields.params) as Record<string, unknown>;
+  if (isRecord(hashed.metadata)) {
+    // Service parameters travel here on stdio and in headers on HTTP: they are not part of the request (9.1).
+    const { [SERVICE_PARAMETERS]: _service, ...metadata } = hashed.metadata;
+    if (Object.keys(metadata).length > 0) hashed.metadata = metadata;
+    else delete hashed.metadata;
+  }
+  if (hashed.message !== undefined) {
+    // message.messageId is the key, not part of the request: no family lists it among the hashed fields.
+    const message = definedFields(objects.message, fields.message);
+    if (isRecord(message) && Array.isArray(objects.parts))
+      message.parts = objects.parts.map((part) => definedFields(part, fields.part));
+    hashed.message = message;
+  }
+  if (hashed.configuration !== undefined)
+    hashed.configuration = definedFields(objects.configuration, fields.configuration);
+  return hashed;
+}
+
+/**
+ * A send decoded once by its codec: `objectsOf` reads the params' objects (1.0 also under snake_case names), the hash
+ * takes their `fields`, and `requestOf` makes the service's request of the same objects when it is first asked for.
+ */
+export function decodedSend(
+  params: unknown,
+  what: string,
+  fields: SendFields,
+  objectsOf: (params: Record<string, unknown>) => SendObjects,
+  requestOf: (objects: SendObjects) => SendRequest,
+): DecodedSend {
+  const objects = isRecord(params) ? objectsOf(params) : undefined;
+  let request: SendRequest | undefined;
+  return {
+    hashed: objects ? hashedParams(objects, fields) : params,
+    request: () => {
+      request ??= requestOf(objects ?? objectsOf(requireObject(params, what)));
+      return request;
+    },
+  };
 }

@@ -7,59 +7,7 @@ import canonicalize from "canonicalize";
 import { isRecord } from "../core/envelope/json-value.js";
 import { logField } from "../core/log-field.js";
 import { invalidParams } from "./decode.js";
-import type { Family } from "./service-params.js";
-import { SERVICE_PARAMETERS } from "./service-params.js";
 
-/** The fields each object of a send request may have, per family (A2A 0.3 MessageSendParams, 1.0 SendMessageRequest). */
-const FIELDS: Record<Family, Record<"params" | "message" | "part" | "configuration", readonly string[]>> = {
-  "0.3": {
-    params: ["message", "configuration", "metadata"],
-    message: ["kind", "role", "parts", "contextId", "taskId", "metadata", "extensions", "referenceTaskIds"],
-    part: ["kind", "text", "data", "file", "metadata"],
-    configuration: ["acceptedOutputModes", "historyLength", "blocking", "pushNotificationConfig"],
-  },
-  "1.0": {
-    params: ["tenant", "message", "configuration", "metadata"],
-    message: ["role", "parts", "contextId", "taskId", "metadata", "extensions", "referenceTaskIds"],
-    part: ["text", "data", "raw", "url", "filename", "mediaType", "metadata"],
-    configuration: ["acceptedOutputModes", "historyLength", "returnImmediately", "taskPushNotificationConfig"],
-  },
-};
-
-const camel = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-
-/** The known fields of an object, camelCase (a camelCase name wins over its snake_case spelling); others dropped. */
-function known(value: unknown, fields: readonly string[]): Record<string, unknown> | unknown {
-  if (!isRecord(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    const name = camel(key);
-    if (!fields.includes(name) || (name !== key && name in value)) continue;
-    out[name] = field;
-  }
-  return out;
-}
-
-/** The params of a send as the hash sees them. */
-export function decodedSendParams(family: Family, params: unknown): unknown {
-  const fields = FIELDS[family];
-  const decoded = known(params, fields.params);
-  if (!isRecord(decoded)) return decoded;
-  if (isRecord(decoded.metadata)) {
-    // Service parameters travel here on stdio and in headers on HTTP: they are not part of the request (9.1).
-    const { [SERVICE_PARAMETERS]: _service, ...metadata } = decoded.metadata;
-    if (Object.keys(metadata).length > 0) decoded.metadata = metadata;
-    else delete decoded.metadata;
-  }
-  const message = known(decoded.message, fields.message);
-  if (isRecord(message) && Array.isArray(message.parts))
-    message.parts = message.parts.map((part) => known(part, fields.part));
-  if (decoded.message !== undefined) decoded.message = message;
-  if (decoded.configuration !== undefined) decoded.configuration = known(decoded.configuration, fields.configuration);
-  return decoded;
-}
-
-/** The message's `messageId`, the key; undefined when there is none to key on. */
 /** A send's messageId may be left out, but never empty: "" would be a key that keys nothing (CONTRACT 9.1). */
 export function refuseEmptyMessageId(params: unknown): void {
   const message = isRecord(params) ? params.message : undefined;
@@ -75,6 +23,7 @@ export function refuseEmptyMessageId(params: unknown): void {
   ]);
 }
 
+/** The message's `messageId`, the key; undefined when there is none to key on. */
 export function idempotencyKey(params: unknown): string | undefined {
   const message = isRecord(params) ? params.message : undefined;
   if (!isRecord(message)) return undefined;
@@ -82,9 +31,12 @@ export function idempotencyKey(params: unknown): string | undefined {
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
-/** The request hash of a send of `family`, whose 1.0 name is `method` (SendMessage or SendStreamingMessage). */
-export function requestHash(method: string, family: Family, params: unknown): string {
-  const text = canonicalize({ method, params: decodedSendParams(family, params) });
+/**
+ * The request hash of a send whose 1.0 name is `method` (SendMessage or SendStreamingMessage), of its params as its
+ * codec decoded them (`DecodedSend.hashed`, src/a2a/decode.ts).
+ */
+export function requestHash(method: string, hashed: unknown): string {
+  const text = canonicalize({ method, params: hashed });
   return createHash("sha256")
     .update(text ?? "")
     .digest("hex");

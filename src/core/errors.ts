@@ -1,24 +1,26 @@
 // Transport-free errors: each protocol version maps these codes in one table of its own.
-export type CoreErrorCode =
-  | "envelope_rejected"
-  | "invalid_params"
-  | "task_not_found"
-  | "task_not_cancelable"
-  | "hitl_unknown"
-  | "hitl_invalid"
-  | "busy"
-  | "shutting_down"
-  | "unsupported_operation"
-  | "push_not_supported"
-  | "extended_card_not_configured"
-  | "version_not_supported"
-  | "content_type_not_supported"
-  | "extension_support_required"
-  | "idempotency_key_reused"
-  /** An HTTP stream whose client fell too far behind (CONTRACT 8.4). */
-  | "slow_consumer"
-  /** An answer, or a batch's answer, past its bound (docs/reference.md, "Answer size"). */
-  | "response_too_large";
+export const CORE_ERROR_CODES = [
+  "envelope_rejected",
+  "invalid_params",
+  "task_not_found",
+  "task_not_cancelable",
+  "hitl_unknown",
+  "hitl_invalid",
+  "busy",
+  "shutting_down",
+  "unsupported_operation",
+  "push_not_supported",
+  "extended_card_not_configured",
+  "version_not_supported",
+  "content_type_not_supported",
+  "extension_support_required",
+  "idempotency_key_reused",
+  // An HTTP stream whose client fell too far behind (CONTRACT 8.4).
+  "slow_consumer",
+  // An answer, or a batch's answer, past its bound (docs/reference.md, "Answer size").
+  "response_too_large",
+] as const;
+export type CoreErrorCode = (typeof CORE_ERROR_CODES)[number];
 
 /** Why an answer was refused with -32010 (`data.reason`), in the order the checks run (CONTRACT section 4). */
 export const HITL_REASONS = {

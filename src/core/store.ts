@@ -29,11 +29,15 @@ export interface TaskStore {
 /** A first answer kept for retries of one key (idempotency/v1, CONTRACT 9.1); opaque text to the store. */
 export interface KeptAnswer {
   key: string;
+  /** The request hash, after the rule it was made by (`v2:`; bare in earlier versions: src/a2a/idempotency.ts). */
   hash: string;
   /** When it was kept (ms since the epoch). */
   at: number;
-  /** How `text` answers: a result's or an error's JSON text, or the id of the task a replay reads or follows. */
-  kind: "result" | "error" | "task" | "stream";
+  /**
+   * How `text` answers: a result's JSON text, an operation's error as JSON `{ code, message, data }` ("core-error";
+   * "error" is a family's JSON-RPC error, as earlier versions kept it), or the id of the task a replay reads or follows.
+   */
+  kind: "result" | "core-error" | "error" | "task" | "stream";
   text: string;
 }
 

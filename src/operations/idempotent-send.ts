@@ -1,8 +1,9 @@
 // One send under idempotency/v1 (CONTRACT 9.1): how its answer is kept, and given again. The table
 // (src/operations/table.ts) hands it the send's operation; src/a2a/idempotency.ts runs it once per key.
 import { MAX_KEPT_TEXT_BYTES } from "../a2a/answer-cache.js";
-import type { IdempotentCall } from "../a2a/idempotency.js";
+import { type IdempotentCall, keptCoreError } from "../a2a/idempotency.js";
 import { isUuid, requestHash } from "../a2a/idempotency-hash.js";
+import type { DecodedSend } from "../a2a/requests.js";
 import type { RpcError } from "../a2a/rpc-codes.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
@@ -11,7 +12,7 @@ import { logField } from "../core/log-field.js";
 import type { CallContext } from "./context.js";
 import { JsonText, valueJson } from "./json-text.js";
 import type { OperationFacts, OperationKit, Replay } from "./operation.js";
-import { RpcFailure, rpcErrorOfFailure } from "./rpc-failure.js";
+import { RpcFailure } from "./rpc-failure.js";
 
 /** The task a send answered with: `{ task }` in 1.0, the Task itself in 0.3. */
 function taskOfResult(result: unknown): Record<string, unknown> | undefined {
@@ -48,7 +49,8 @@ export interface IdempotentSendInput {
   replay: Replay;
   kit: OperationKit;
   key: string;
-  params: unknown;
+  /** The send as its codec decoded it, once: the hash reads it, and so does a replay. */
+  send: DecodedSend;
   /** Runs the send (in `callContext`, which tells who is told of its acceptance). */
   run(callContext?: CallContext): Promise<unknown>;
   context: CallContext;
@@ -56,12 +58,12 @@ export interface IdempotentSendInput {
 }
 
 export function idempotentSend(input: IdempotentSendInput): IdempotentCall<unknown> {
-  const { facts, replay, kit, key, params, run, context } = input;
+  const { facts, replay, kit, key, send, run, context } = input;
   if (!isUuid(key))
     input.log(`idempotency: messageId ${logField(key)} is not a UUID; it is used as the key all the same`);
   return {
     key,
-    hash: requestHash(facts.hashName, facts.family, params),
+    hash: requestHash(facts.hashName, send.hashed),
     // Accepted, the send is kept as its task (or stream), so a retry after a crash never runs it again. Once given,
     // an answer goes out as the very text kept, so a replay is the same bytes: a blocking send's, a
     // returnImmediately send's (its task as it was then), an answer to a prompt's. Only an answer never given, or
@@ -78,15 +80,16 @@ export function idempotentSend(input: IdempotentSendInput): IdempotentCall<unkno
       if (result instanceof JsonText) return { kind: "result", text: result.text };
       return { kind: "task", text: taskIdOf(result) };
     },
-    errorOf: (error) =>
-      error instanceof CoreError || error instanceof RpcFailure ? rpcErrorOfFailure(facts.family, error) : undefined,
     replay: (answer) => {
       if (answer.kind === "task" || answer.kind === "stream") refuseForgotten(kit, key, answer.text);
       // Said even when the kept answer is an error (thrown below).
       context.replayed = true;
       if (answer.kind === "result") return new JsonText(answer.text);
-      if (answer.kind === "task") return replay.task(kit, answer.text, params);
+      if (answer.kind === "task") return replay.task(kit, answer.text, send);
       if (answer.kind === "stream") return replay.stream(kit, answer.text);
+      // The operation's own error, which each binding answers with its own table, as it did the first time.
+      if (answer.kind === "core-error") throw keptCoreError(answer.text);
+      // Kept by an earlier version as the family's JSON-RPC error (src/operations/rpc-failure.ts).
       throw new RpcFailure(JSON.parse(answer.text) as RpcError);
     },
   };

@@ -3,6 +3,7 @@
 // The table (src/operations/table.ts) is a list of these; every fact a binding or a check needs is read from it.
 import type { RuntimeCard } from "../a2a/card.js";
 import type { CardSigner } from "../a2a/card-signature.js";
+import type { DecodedSend } from "../a2a/requests.js";
 import type { A2aService } from "../a2a/service.js";
 import type { Family } from "../a2a/service-params.js";
 import type { TaskStream } from "../a2a/task-stream.js";
@@ -34,7 +35,7 @@ export type Run = (kit: OperationKit, params: unknown, context: CallContext) => 
 /** How a kept answer of a send is given again under idempotency/v1 (CONTRACT 9.1). */
 export interface Replay {
   /** A send answered with a task that had not ended: the task as it is now (undefined for a stream's send). */
-  task(kit: OperationKit, taskId: string, params: unknown): unknown;
+  task(kit: OperationKit, taskId: string, send: DecodedSend): unknown;
   /** A send answered with a stream, or accepted before a crash: a stream of the task from its current state. */
   stream(kit: OperationKit, taskId: string): Promise<StreamReply>;
 }
@@ -43,21 +44,40 @@ export interface Replay {
 export interface Face {
   name: string;
   run: Run;
-  /** A send's replay in this family's shapes (present exactly when the operation is a send). */
-  replay?: Replay;
 }
 
-export interface OperationEntry {
+/**
+ * The face of a send: idempotency/v1 keeps its first answer, replayed by `replay`; --require-extensions asks for
+ * IDEMPOTENCY too (CONTRACT 9.1, 9.5). Its params are decoded once, by `decode`: the request hash and the run both
+ * read that decoded send.
+ */
+export interface SendFace {
+  name: string;
+  decode(params: unknown): DecodedSend;
+  run(kit: OperationKit, send: DecodedSend, context: CallContext): unknown;
+  replay: Replay;
+}
+
+interface EntryFacts {
   /** It answers with a stream (a StreamReply), which a binding follows (default: no). */
   streaming?: boolean;
-  /**
-   * A send (default: no): idempotency/v1 keeps its first answer, replayed by each face's `replay`;
-   * --require-extensions asks for IDEMPOTENCY too (CONTRACT 9.1, 9.5).
-   */
-  send?: boolean;
+}
+
+/** An operation that is no send. */
+export interface PlainEntry extends EntryFacts {
+  send?: false;
   "0.3"?: Face;
   "1.0"?: Face;
 }
+
+/** A send (CONTRACT 9.1): both its faces are sends. */
+export interface SendEntry extends EntryFacts {
+  send: true;
+  "0.3": SendFace;
+  "1.0": SendFace;
+}
+
+export type OperationEntry = PlainEntry | SendEntry;
 
 /** What is known of an operation without running it. */
 export interface OperationFacts {

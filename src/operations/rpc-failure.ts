@@ -1,6 +1,7 @@
-// An operation's failure that is already in its family's JSON-RPC form: a kept answer's error given again under
-// idempotency/v1 (CONTRACT 9.1, kept as the first answer's JSON-RPC error), or an internal error. Every binding
-// answers it as it answers the CoreError it stands for: JSON-RPC as it is, REST and gRPC by its code and reason.
+// An operation's failure that is already in its family's JSON-RPC form: an internal error, or a kept answer's error
+// that an earlier version wrote as the first answer's JSON-RPC error (kind "error"; idempotency/v1 now keeps the
+// CoreError itself, src/a2a/idempotency.ts). Every binding answers it as it answers the CoreError it stands for:
+// JSON-RPC as it is, REST and gRPC by its code and reason.
 import { A2A_CODES, type RpcError } from "../a2a/rpc-codes.js";
 import type { Family } from "../a2a/service-params.js";
 import { rpcErrorOf as error03 } from "../a2a/v0_3/errors.js";

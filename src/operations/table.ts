@@ -18,7 +18,7 @@ import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { getRequestOf } from "../a2a/decode.js";
 import type { Idempotency } from "../a2a/idempotency.js";
 import { idempotencyKey, refuseEmptyMessageId, refuseNonUuidMessageId } from "../a2a/idempotency-hash.js";
-import type { ListRequest, SendRequest, TaskOptions } from "../a2a/requests.js";
+import type { DecodedSend, ListRequest, SendRequest, TaskOptions } from "../a2a/requests.js";
 import type { A2aService } from "../a2a/service.js";
 import {
   activatedExtensions,
@@ -29,9 +29,9 @@ import {
 } from "../a2a/service-params.js";
 import { type StopRule, type StreamItem, TaskStream } from "../a2a/task-stream.js";
 import * as v03 from "../a2a/v0_3/codec.js";
-import { listRequest03, sendRequestOf as send03 } from "../a2a/v0_3/decode.js";
+import { decodeSend03, listRequest03 } from "../a2a/v0_3/decode.js";
 import * as v10 from "../a2a/v1_0/codec.js";
-import { getRequest10, listRequest10, sendRequestOf as send10 } from "../a2a/v1_0/decode.js";
+import { decodeSend10, getRequest10, listRequest10 } from "../a2a/v1_0/decode.js";
 import { encode03, encode10 } from "../a2a/wire/encode.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
@@ -41,7 +41,7 @@ import { IDEMPOTENCY_URI, RUNTIME_URI } from "../core/uris.js";
 import type { CallContext } from "./context.js";
 import { EndedTaskTexts } from "./ended-task-texts.js";
 import { idempotentSend } from "./idempotent-send.js";
-import type { Face, OperationEntry, OperationFacts, OperationKit } from "./operation.js";
+import type { Face, OperationEntry, OperationFacts, OperationKit, SendFace } from "./operation.js";
 import { PUSH_OPERATIONS } from "./push-operations.js";
 import { RpcFailure } from "./rpc-failure.js";
 
@@ -70,7 +70,8 @@ async function firstTask(stream: TaskStream): Promise<TaskView> {
 }
 
 /** The send with the extensions its headers activate, and who is told when it is accepted. */
-function withHeaders(request: SendRequest, context: CallContext): SendRequest {
+function withHeaders(send: DecodedSend, context: CallContext): SendRequest {
+  const request = send.request();
   const fromHeader = recognisedExtensions(context.headers?.extensions);
   const accepted = context.accepted ? { onAccepted: context.accepted } : {};
   if (fromHeader.length === 0) return { ...request, ...accepted };
@@ -115,24 +116,26 @@ const OPERATIONS: readonly OperationEntry[] = [
     send: true,
     "0.3": {
       name: "message/send",
-      run: async ({ service }, params, context) => {
-        const request = withHeaders(send03(params), context);
+      decode: decodeSend03,
+      run: async ({ service }, send, context) => {
+        const request = withHeaders(send, context);
         return v03.taskOf(await service.send(request), historyOf(request.historyLength));
       },
       replay: {
-        task: ({ service }, id, params) => v03.taskOf(service.get({ id }), historyOf(send03(params).historyLength)),
+        task: ({ service }, id, send) => v03.taskOf(service.get({ id }), historyOf(send.request().historyLength)),
         stream: (kit, id) => kit.stream03(keptStream(kit, id, ended)),
       },
     },
     "1.0": {
       name: "SendMessage",
-      run: async ({ service }, params, context) => {
-        const request = withHeaders(send10(params), context);
+      decode: decodeSend10,
+      run: async ({ service }, send, context) => {
+        const request = withHeaders(send, context);
         return { task: v10.taskOf(await service.send(request), historyOf(request.historyLength)) };
       },
       replay: {
-        task: ({ service }, id, params) => ({
-          task: v10.taskOf(service.get({ id }), historyOf(send10(params).historyLength)),
+        task: ({ service }, id, send) => ({
+          task: v10.taskOf(service.get({ id }), historyOf(send.request().historyLength)),
         }),
         stream: (kit, id) => kit.stream10(keptStream(kit, id, endedOrInput)),
       },
@@ -143,13 +146,14 @@ const OPERATIONS: readonly OperationEntry[] = [
     send: true,
     "0.3": {
       name: "message/stream",
-      run: (kit, params, context) => kit.stream03(kit.service.stream(withHeaders(send03(params), context), ended)),
+      decode: decodeSend03,
+      run: (kit, send, context) => kit.stream03(kit.service.stream(withHeaders(send, context), ended)),
       replay: { task: () => undefined, stream: (kit, id) => kit.stream03(keptStream(kit, id, ended)) },
     },
     "1.0": {
       name: "SendStreamingMessage",
-      run: (kit, params, context) =>
-        kit.stream10(kit.service.stream(withHeaders(send10(params), context), endedOrInput)),
+      decode: decodeSend10,
+      run: (kit, send, context) => kit.stream10(kit.service.stream(withHeaders(send, context), endedOrInput)),
       replay: { task: () => undefined, stream: (kit, id) => kit.stream10(keptStream(kit, id, endedOrInput)) },
     },
   },
@@ -219,7 +223,7 @@ const OPERATIONS: readonly OperationEntry[] = [
 ];
 
 /** Each name's operation and family. */
-const BY_NAME = new Map<string, { facts: OperationFacts; face: Face }>();
+const BY_NAME = new Map<string, { facts: OperationFacts; face: Face | SendFace }>();
 for (const entry of OPERATIONS) {
   const hashName = entry["1.0"]?.name ?? entry["0.3"]?.name ?? "";
   for (const family of ["0.3", "1.0"] as const) {
@@ -305,27 +309,31 @@ export function createOperations(deps: OperationDeps): Operations {
     return RpcFailure.internal(facts.family);
   };
 
-  const operationOf = ({ facts, face }: { facts: OperationFacts; face: Face }): Operation => ({
+  const operationOf = ({ facts, face }: { facts: OperationFacts; face: Face | SendFace }): Operation => ({
     ...facts,
     call: async (params, context) => {
       try {
         checkVersion(context.headers?.version ?? paramsServiceParameters(params).version, facts.family);
         const activated = [...recognisedExtensions(context.headers?.extensions), ...activatedExtensions(params)];
         if (deps.runtime?.requireExtensions) requireExtensions(facts, activated);
+        if (facts.send) refuseEmptyMessageId(params);
+        if (facts.send && deps.runtime?.requireExtensions) refuseNonUuidMessageId(params);
+        // A send is decoded once: its request hash and its run read the same decoded send.
+        const send = "decode" in face ? face.decode(params) : undefined;
         const run = async (callContext = context) => {
           try {
-            return await face.run(kit, params, callContext);
+            return await (send && "decode" in face
+              ? face.run(kit, send, callContext)
+              : (face as Face).run(kit, params, callContext));
           } catch (error) {
             throw failureOf(facts, error);
           }
         };
-        if (facts.send) refuseEmptyMessageId(params);
-        if (facts.send && deps.runtime?.requireExtensions) refuseNonUuidMessageId(params);
-        const key = facts.send ? idempotencyKey(params) : undefined;
+        const key = send ? idempotencyKey(params) : undefined;
         let result: unknown;
-        if (deps.idempotency && face.replay && key !== undefined && activated.includes(IDEMPOTENCY_URI)) {
-          const send = idempotentSend({ facts, replay: face.replay, kit, key, params, run, context, log: deps.log });
-          result = (await deps.idempotency.call(send)).value;
+        if (deps.idempotency && send && "replay" in face && key !== undefined && activated.includes(IDEMPOTENCY_URI)) {
+          const once = idempotentSend({ facts, replay: face.replay, kit, key, send, run, context, log: deps.log });
+          result = (await deps.idempotency.call(once)).value;
         } else result = await run();
         if (result instanceof StreamReply && context.notification) result.close();
         return result;

@@ -3,13 +3,13 @@
 import type { Database, Statement } from "better-sqlite3";
 import type { KeptAnswer, KeptAnswerRows } from "../core/store.js";
 
-const KINDS: ReadonlySet<string> = new Set(["result", "error", "task", "stream"]);
+const KINDS: ReadonlySet<string> = new Set(["result", "core-error", "error", "task", "stream"]);
 
 function isKeptAnswer(row: Record<string, unknown>): boolean {
   return (
     typeof row.key === "string" &&
     typeof row.hash === "string" &&
-    /^[0-9a-f]{64}$/.test(row.hash) &&
+    /^(v2:)?[0-9a-f]{64}$/.test(row.hash) &&
     Number.isSafeInteger(row.at) &&
     typeof row.kind === "string" &&
     KINDS.has(row.kind) &&

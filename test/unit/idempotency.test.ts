@@ -4,18 +4,25 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { AnswerCache, entryBytes } from "../../src/a2a/answer-cache.js";
-import { Idempotency } from "../../src/a2a/idempotency.js";
+import { Idempotency, keptCoreError } from "../../src/a2a/idempotency.js";
 import { idempotencyKey, isUuid, refuseNonUuidMessageId, requestHash } from "../../src/a2a/idempotency-hash.js";
+import { decodeSend03 } from "../../src/a2a/v0_3/decode.js";
+import { decodeSend10 } from "../../src/a2a/v1_0/decode.js";
 import { CoreError } from "../../src/core/errors.js";
 import type { KeptAnswer, KeptAnswerRows } from "../../src/core/store.js";
 
 const message = { messageId: "k1", role: "ROLE_USER", parts: [{ text: "hi", mediaType: "text/plain" }] };
+const message03 = { kind: "message", messageId: "k1", role: "user", parts: [{ kind: "text", text: "hi" }] };
+
+/** The hash of a send's params, as its family's codec decodes them. */
+const hashOf = (method: string, family: "0.3" | "1.0", params: unknown) =>
+  requestHash(method, (family === "1.0" ? decodeSend10 : decodeSend03)(params).hashed);
 
 describe("the request hash", () => {
   it("ignores key order, snake_case spellings, unknown fields, messageId and the service parameters", () => {
-    const base = requestHash("SendMessage", "1.0", { message, configuration: { returnImmediately: true } });
+    const base = hashOf("SendMessage", "1.0", { message, configuration: { returnImmediately: true } });
     assert.match(base, /^[0-9a-f]{64}$/);
-    const same = requestHash("SendMessage", "1.0", {
+    const same = hashOf("SendMessage", "1.0", {
       metadata: { "a2a-service-parameters": { "A2A-Extensions": "x" } },
       configuration: { return_immediately: true, unknown: 1 },
       message: { parts: [{ media_type: "text/plain", text: "hi" }], role: "ROLE_USER", message_id: "other", extra: 2 },
@@ -24,10 +31,29 @@ describe("the request hash", () => {
   });
 
   it("tells apart another text, another method and another family", () => {
-    const base = requestHash("SendMessage", "1.0", { message });
-    assert.notEqual(requestHash("SendMessage", "1.0", { message: { ...message, parts: [{ text: "ho" }] } }), base);
-    assert.notEqual(requestHash("SendStreamingMessage", "1.0", { message }), base);
-    assert.notEqual(requestHash("SendMessage", "0.3", { message: { ...message, role: "user" } }), base);
+    const base = hashOf("SendMessage", "1.0", { message });
+    assert.notEqual(hashOf("SendMessage", "1.0", { message: { ...message, parts: [{ text: "ho" }] } }), base);
+    assert.notEqual(hashOf("SendStreamingMessage", "1.0", { message }), base);
+    assert.notEqual(hashOf("SendMessage", "0.3", { message: { ...message, role: "user" } }), base);
+  });
+
+  it("is made of the params as 0.3 decodes them: a snake_case name is an unknown field there, dropped", () => {
+    const base = hashOf("SendMessage", "0.3", { message: message03 });
+    assert.equal(hashOf("SendMessage", "0.3", { message: { ...message03, context_id: "c", extra: 1 } }), base);
+    assert.notEqual(hashOf("SendMessage", "0.3", { message: { ...message03, contextId: "c" } }), base);
+    assert.equal(
+      hashOf("SendMessage", "0.3", { message: message03, configuration: { history_length: 2 } }),
+      hashOf("SendMessage", "0.3", { message: message03, configuration: {} }),
+    );
+  });
+
+  it("is the one the service's request was decoded with: a request that cannot be decoded still has one", () => {
+    assert.match(hashOf("SendMessage", "1.0", "not an object"), /^[0-9a-f]{64}$/);
+    assert.throws(() => decodeSend10("not an object").request(), /expected SendMessageRequest/);
+    const send = decodeSend10({ message: { ...message, context_id: "c" }, configuration: { history_length: 2 } });
+    assert.equal(send.request().historyLength, 2);
+    assert.equal((send.request().params.message as Record<string, unknown>).contextId, "c");
+    assert.strictEqual(send.request(), send.request(), "decoded once");
   });
 
   it("keys on messageId (either spelling)", () => {
@@ -192,7 +218,6 @@ describe("Idempotency.call", () => {
           return "first";
         },
         keep: (result) => ({ kind: "result", text: result }),
-        errorOf: () => undefined,
         replay: (kept) => kept.text,
       });
     const calls = Array.from({ length: 20 }, () => call("h1"));
@@ -202,5 +227,69 @@ describe("Idempotency.call", () => {
     assert.equal(runs, 1);
     assert.ok(answers.every((a) => a.value === "first"));
     assert.equal(answers.filter((a) => !a.replayed).length, 1);
+  });
+
+  it("keeps an operation's error as the CoreError it is, and never one a retry may cure", async () => {
+    const cache = new AnswerCache({ ttlMs: 60_000 });
+    const idempotency = new Idempotency(cache);
+    const call = (key: string, error: Error) =>
+      idempotency.call<string>({
+        key,
+        hash: "h",
+        run: async () => {
+          throw error;
+        },
+        keep: (result) => ({ kind: "result", text: result }),
+        replay: (kept) => {
+          throw keptCoreError(kept.text);
+        },
+      });
+    const refused = new CoreError("task_not_found", "task not found: t1", { task_id: "t1" });
+    await assert.rejects(call("k", refused), refused);
+    assert.equal(cache.get("k")?.kind, "core-error");
+    await assert.rejects(call("k", new Error("not run")), (error) => {
+      assert.ok(error instanceof CoreError && error !== refused);
+      assert.deepEqual([error.code, error.message, error.data], [refused.code, refused.message, refused.data]);
+      return true;
+    });
+    for (const [key, error] of [
+      ["busy", new CoreError("busy", "queue full", { reason: "queue_full" })],
+      ["internal", new Error("a fault of ours")],
+    ] as const) {
+      await assert.rejects(call(key, error), error);
+      assert.equal(cache.get(key), undefined, key);
+    }
+  });
+
+  it("keeps the hash after its rule; a bare hash of the earlier rule replays when it matches, else is dropped", async () => {
+    const rows = new Rows();
+    const bare = (key: string, hash: string): KeptAnswer => ({ key, hash, at: 0, kind: "result", text: "kept" });
+    rows.put(bare("same", "a".repeat(64)));
+    rows.put(bare("respelled", "b".repeat(64)));
+    rows.put({ ...bare("current", "c".repeat(64)), hash: `v2:${"c".repeat(64)}` });
+    const cache = new AnswerCache({ ttlMs: 60_000, rows, now: () => 0 });
+    const idempotency = new Idempotency(cache, () => 0);
+    const call = (key: string, hash: string) =>
+      idempotency.call<string>({
+        key,
+        hash,
+        run: async () => "ran",
+        keep: (result) => ({ kind: "result", text: result }),
+        replay: (kept) => kept.text,
+      });
+    assert.deepEqual(await call("same", "a".repeat(64)), { value: "kept", replayed: true });
+    assert.deepEqual(await call("respelled", "d".repeat(64)), { value: "ran", replayed: false });
+    assert.equal(rows.rows.get("respelled")?.hash, `v2:${"d".repeat(64)}`);
+    assert.deepEqual(await call("respelled", "d".repeat(64)), { value: "ran", replayed: true });
+    await assert.rejects(call("current", "e".repeat(64)), (error) => {
+      assert.ok(error instanceof CoreError && error.code === "idempotency_key_reused");
+      assert.equal(error.data.original_request_hash, "c".repeat(64));
+      return true;
+    });
+  });
+
+  it("refuses a kept error of the wrong shape instead of inventing one", () => {
+    assert.throws(() => keptCoreError('{"code":"no_such_code","message":"m","data":{}}'), /wrong shape/);
+    assert.throws(() => keptCoreError('{"code":"busy","data":{}}'), /wrong shape/);
   });
 });

@@ -46,3 +46,29 @@ describe("1.0 Part contents", () => {
     assert.doesNotThrow(() => sendRequestOf(send([{ text: "y", media_type: "text/plain", metadata: { k: 1 } }])));
   });
 });
+
+describe("a send's inline push config", () => {
+  it("is decoded by the codec, so the service takes it decoded: snake_case names read, a bad field refused at its pointer", () => {
+    const configuration = {
+      task_push_notification_config: {
+        url: "https://example.com/hook",
+        token: "t",
+        authentication: { scheme: "Bearer" },
+      },
+    };
+    const request = sendRequestOf({ ...send([{ text: "y" }]), configuration });
+    assert.deepEqual(request.push, {
+      config: { url: "https://example.com/hook", token: "t", authentication: { scheme: "Bearer" } },
+      family: "1.0",
+      path: "/configuration/taskPushNotificationConfig",
+    });
+    const bad = { taskPushNotificationConfig: { url: "https://example.com/hook", token: "a\r\nb" } };
+    assert.throws(
+      () => sendRequestOf({ ...send([{ text: "y" }]), configuration: bad }),
+      (error) =>
+        error instanceof CoreError &&
+        error.code === "invalid_params" &&
+        error.data.errors?.[0]?.path === "/configuration/taskPushNotificationConfig/token",
+    );
+  });
+});

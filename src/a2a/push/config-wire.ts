@@ -5,8 +5,7 @@
 import { isRecord } from "../../core/envelope/json-value.js";
 import { shown } from "../../core/envelope/problems.js";
 import type { PushConfigRecord } from "../../core/push-configs.js";
-import { invalidParams } from "../decode.js";
-import { camelKeys } from "../v1_0/decode.js";
+import { camelKeys, invalidParams } from "../decode.js";
 
 export type Family = PushConfigRecord["family"];
 

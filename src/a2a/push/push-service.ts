@@ -1,6 +1,7 @@
 // Push notifications (CONTRACT 9.3), transport-free: the config methods (create, get, list, delete, and configs
 // given inline with a send) over the store's configs, and one deliverer per config that follows its task. Every
-// config's checks run before anything is kept: its fields (config-wire.ts), then its URL's host (webhook-hosts.ts).
+// config's checks run before anything is kept: its fields (config-wire.ts; a send's inline config by its codec),
+// then its URL's host (webhook-hosts.ts).
 import { randomUUID } from "node:crypto";
 import { CoreError } from "../../core/errors.js";
 import type { PushConfigRecord, PushConfigStore } from "../../core/push-configs.js";
@@ -63,9 +64,8 @@ export class PushService {
     });
   }
 
-  /** Checks a config as asked for (`value` at `path` of the params): its fields, then its host. */
-  async prepare(value: unknown, family: Family, path: string): Promise<PreparedConfig> {
-    const request = configRequestOf(value, path, family);
+  /** Checks the host of a config as asked for (at `path` of the params), its fields decoded and checked already. */
+  async prepare(request: ConfigRequest, family: Family, path: string): Promise<PreparedConfig> {
     try {
       return { request, checked: await this.hosts.check(request.url), family };
     } catch (error) {
@@ -78,7 +78,7 @@ export class PushService {
   /** CreateTaskPushNotificationConfig / tasks/pushNotificationConfig/set. */
   async create(taskId: string, value: unknown, family: Family, path: string): Promise<PushConfigRecord> {
     this.dispatcher.get(taskId, false);
-    const prepared = await this.prepare(value, family, path);
+    const prepared = await this.prepare(configRequestOf(value, path, family), family, path);
     return this.attach(taskId, prepared);
   }
 

@@ -1,13 +1,33 @@
 // A2A 0.3 params → the service's requests (CONTRACT 5.3).
 
+import { isRecord } from "../../core/envelope/json-value.js";
 import { checkAnswerMessage } from "../../core/hitl/answer-message.js";
 import { TASK_STATES, type TaskState } from "../../core/task/task.js";
-import { carriesAnswer, listRequestOf, requireObject } from "../decode.js";
-import type { ListRequest, SendRequest } from "../requests.js";
+import { carriesAnswer, decodedSend, listRequestOf, type SendFields, type SendObjects } from "../decode.js";
+import { configRequestOf } from "../push/config-wire.js";
+import type { DecodedSend, ListRequest, SendRequest } from "../requests.js";
 import { activatedExtensions } from "../service-params.js";
 
-export function sendRequestOf(params: unknown): SendRequest {
-  const object = requireObject(params, "MessageSendParams");
+/** The fields of a 0.3 MessageSendParams' objects, camelCase as 0.3 spells them (others are ignored). */
+const FIELDS: SendFields = {
+  params: ["message", "configuration", "metadata"],
+  message: ["kind", "role", "parts", "contextId", "taskId", "metadata", "extensions", "referenceTaskIds"],
+  part: ["kind", "text", "data", "file", "metadata"],
+  configuration: ["acceptedOutputModes", "historyLength", "blocking", "pushNotificationConfig"],
+};
+
+function objectsOf(params: Record<string, unknown>): SendObjects {
+  const message = params.message;
+  const parts = isRecord(message) ? message.parts : undefined;
+  return { params, message, parts, configuration: params.configuration };
+}
+
+/** A 0.3 MessageSendParams, decoded once: for the hash and for the service. */
+export function decodeSend03(params: unknown): DecodedSend {
+  return decodedSend(params, "MessageSendParams", FIELDS, objectsOf, requestOf);
+}
+
+function requestOf({ params: object }: SendObjects): SendRequest {
   if (carriesAnswer(object.message)) checkAnswerMessage(object.message, "user");
   const configuration = (object.configuration ?? {}) as Record<string, unknown>;
   const request: SendRequest = {
@@ -17,8 +37,9 @@ export function sendRequestOf(params: unknown): SendRequest {
   };
   if (typeof configuration.historyLength === "number") request.historyLength = configuration.historyLength;
   const push = configuration.pushNotificationConfig;
+  const path = "/configuration/pushNotificationConfig";
   if (push !== undefined && push !== null)
-    request.push = { config: push, family: "0.3", path: "/configuration/pushNotificationConfig" };
+    request.push = { config: configRequestOf(push, path, "0.3"), family: "0.3", path };
   return request;
 }
 

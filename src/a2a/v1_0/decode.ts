@@ -4,33 +4,37 @@
 import { isRecord } from "../../core/envelope/json-value.js";
 import { checkAnswerMessage } from "../../core/hitl/answer-message.js";
 import type { TaskState } from "../../core/task/task.js";
-import { carriesAnswer, getRequestOf, invalidParams, listRequestOf, requireObject } from "../decode.js";
-import type { GetRequest, ListRequest, SendRequest } from "../requests.js";
+import {
+  camelKeys,
+  carriesAnswer,
+  decodedSend,
+  getRequestOf,
+  invalidParams,
+  listRequestOf,
+  type SendFields,
+  type SendObjects,
+} from "../decode.js";
+import { configRequestOf } from "../push/config-wire.js";
+import type { DecodedSend, GetRequest, ListRequest, SendRequest } from "../requests.js";
 import { activatedExtensions } from "../service-params.js";
 import { STATE_NAMES } from "./codec.js";
-
-/** The same object with snake_case names also given as camelCase (a camelCase name already there wins). */
-export function camelKeys(value: unknown): Record<string, unknown> {
-  if (!isRecord(value)) return {};
-  const out: Record<string, unknown> = { ...value };
-  for (const [key, field] of Object.entries(value)) {
-    if (!key.includes("_")) continue;
-    const camel = key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-    if (!(camel in out)) out[camel] = field;
-    delete out[key];
-  }
-  return out;
-}
 
 const ROLES: Record<string, string> = { ROLE_USER: "user", ROLE_AGENT: "agent" };
 
 /** What a 1.0 Part holds: exactly one of them (the proto's `oneof content`). */
 const CONTENTS = ["text", "raw", "url", "data"] as const;
 
-/** A 1.0 Part as the core's part: `{ text }` → `{ kind: "text", text }`, and so on. */
-function corePart(value: unknown, index: number): unknown {
-  if (!isRecord(value)) return value;
-  const part = camelKeys(value);
+/** The fields of a 1.0 SendMessageRequest's objects (unknown fields are ignored, CONTRACT 7.2). */
+const FIELDS: SendFields = {
+  params: ["tenant", "message", "configuration", "metadata"],
+  message: ["role", "parts", "contextId", "taskId", "metadata", "extensions", "referenceTaskIds"],
+  part: ["text", "data", "raw", "url", "filename", "mediaType", "metadata"],
+  configuration: ["acceptedOutputModes", "historyLength", "returnImmediately", "taskPushNotificationConfig"],
+};
+
+/** A 1.0 Part (its names camelCase already) as the core's part: `{ text }` → `{ kind: "text", text }`, and so on. */
+function corePart(part: unknown, index: number): unknown {
+  if (!isRecord(part)) return part;
   const found = CONTENTS.filter((key) => part[key] !== undefined);
   if (found.length !== 1)
     throw invalidParams([
@@ -54,32 +58,53 @@ function corePart(value: unknown, index: number): unknown {
   return part;
 }
 
-function coreMessage(value: unknown): unknown {
+/** The message (its names camelCase already) in the core's shape, with its parts. */
+function coreMessage(value: unknown, parts: unknown): unknown {
   if (!isRecord(value)) return value;
-  const message = camelKeys(value);
+  const message = { ...value };
   if (typeof message.role === "string" && message.role in ROLES) message.role = ROLES[message.role];
-  if (Array.isArray(message.parts)) message.parts = message.parts.map(corePart);
+  if (Array.isArray(parts)) message.parts = parts.map(corePart);
   return message;
 }
 
-export function sendRequestOf(params: unknown): SendRequest {
-  const object = camelKeys(requireObject(params, "SendMessageRequest"));
-  if (carriesAnswer(object.message)) checkAnswerMessage(object.message, "ROLE_USER");
-  const configuration = camelKeys(object.configuration);
-  const translated: Record<string, unknown> = { ...object, message: coreMessage(object.message) };
+/** A 1.0 send's objects, each under its camelCase names (a snake_case spelling also taken, CONTRACT 7.2). */
+function objectsOf(params: Record<string, unknown>): SendObjects {
+  const object = camelKeys(params);
+  const message = isRecord(object.message) ? camelKeys(object.message) : object.message;
+  const parts = isRecord(message) && Array.isArray(message.parts) ? message.parts : undefined;
+  return {
+    params: object,
+    message,
+    parts: parts?.map((part) => (isRecord(part) ? camelKeys(part) : part)),
+    configuration: isRecord(object.configuration) ? camelKeys(object.configuration) : object.configuration,
+  };
+}
+
+function requestOf({ params, message, parts, configuration: given }: SendObjects): SendRequest {
+  if (carriesAnswer(params.message)) checkAnswerMessage(params.message, "ROLE_USER");
+  const configuration = isRecord(given) ? given : {};
+  const translated: Record<string, unknown> = { ...params, message: coreMessage(message, parts) };
   // The core reads 0.3 configuration; 1.0's returnImmediately is read here.
   delete translated.configuration;
   const request: SendRequest = {
     params: translated,
-    extensions: activatedExtensions(object),
+    extensions: activatedExtensions(params),
     returnImmediately: configuration.returnImmediately === true,
   };
   if (typeof configuration.historyLength === "number") request.historyLength = configuration.historyLength;
   const push = configuration.taskPushNotificationConfig;
+  const path = "/configuration/taskPushNotificationConfig";
   if (push !== undefined && push !== null)
-    request.push = { config: push, family: "1.0", path: "/configuration/taskPushNotificationConfig" };
+    request.push = { config: configRequestOf(push, path, "1.0"), family: "1.0", path };
   return request;
 }
+
+/** A 1.0 SendMessageRequest, decoded once: for the hash and for the service. */
+export function decodeSend10(params: unknown): DecodedSend {
+  return decodedSend(params, "SendMessageRequest", FIELDS, objectsOf, requestOf);
+}
+
+export const sendRequestOf = (params: unknown): SendRequest => decodeSend10(params).request();
 
 export function getRequest10(params: unknown): GetRequest {
   return getRequestOf(camelKeys(params));
