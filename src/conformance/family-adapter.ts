@@ -47,6 +47,13 @@ async function runToEnd(ctx: ScenarioContext, env: Envelope | undefined, text?: 
   return ended(ctx, await sendOk(ctx, sendParams(env, text === undefined ? {} : { text })));
 }
 
+/** The runner's own words for `exit-0`: the command ran, not an echo of the message. */
+const RAN = "conformance: exit 0";
+function expectRan(task: Json): void {
+  expectState(task, STATE.completed);
+  expect(allOutput(task).includes(RAN), `the command's output "${RAN}"`, () => brief(allOutput(task)));
+}
+
 function expectState(task: Json, state: string, failKind?: string): void {
   expect(stateOf(task) === state, state, () => `${stateOf(task)} (${brief(task?.status?.message ?? "", 160)})`);
   if (failKind === undefined) return;
@@ -122,10 +129,7 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
     per: "one",
     async run(ctx) {
       for (const path of [request, IN_ADAPTER_FOLDER])
-        expectState(
-          await runToEnd(ctx, envelope("exit-0", { command: ["node", RUNNER_PATH, "--request", path] })),
-          STATE.completed,
-        );
+        expectRan(await runToEnd(ctx, envelope("exit-0", { command: ["node", RUNNER_PATH, "--request", path] })));
     },
   },
   {
@@ -135,10 +139,9 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
     title: "timeout_seconds 1, 900 and absent run; absent is 300",
     per: "one",
     async run(ctx) {
-      for (const timeout of [1, 900])
-        expectState(await runToEnd(ctx, envelope("exit-0", { timeout_seconds: timeout })), STATE.completed);
+      for (const timeout of [1, 900]) expectRan(await runToEnd(ctx, envelope("exit-0", { timeout_seconds: timeout })));
       const task = await runToEnd(ctx, envelope("exit-0", { timeout_seconds: undefined }));
-      expectState(task, STATE.completed);
+      expectRan(task);
       const reported = task?.metadata?.[ADAPTER]?.timeout_seconds;
       expect(reported === undefined || reported === 300, "timeout_seconds 300 where the task reports it", () =>
         brief(reported),
@@ -162,7 +165,7 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
     title: "exit 0 → completed",
     per: "one",
     async run(ctx) {
-      expectState(await runToEnd(ctx, envelope("exit-0")), STATE.completed);
+      expectRan(await runToEnd(ctx, envelope("exit-0")));
     },
   },
   {
