@@ -88,9 +88,11 @@ function failureOf(error: grpc.ServiceError): WireError {
 export class GrpcDriver implements Driver {
   readonly binding = "grpc" as const;
   readonly url: string;
+  readonly token: string | undefined;
   private readonly client: grpc.Client;
 
   constructor(private readonly config: DriverConfig) {
+    this.token = config.token;
     this.url = config.url;
     this.client = new grpc.Client(grpcTarget(config.url), grpc.credentials.createInsecure(), {
       "grpc.max_receive_message_length": MAX_BODY_BYTES,

@@ -34,8 +34,10 @@ function errorOf(error: Json, httpStatus: number): WireError {
 export class JsonRpcDriver implements Driver {
   readonly binding = "jsonrpc" as const;
   readonly url: string;
+  readonly token: string | undefined;
 
   constructor(private readonly config: DriverConfig) {
+    this.token = config.token;
     this.url = config.url;
   }
 

@@ -45,8 +45,10 @@ function query(params: Json): string {
 export class RestDriver implements Driver {
   readonly binding = "rest" as const;
   readonly url: string;
+  readonly token: string | undefined;
 
   constructor(private readonly config: DriverConfig) {
+    this.token = config.token;
     this.url = config.url.replace(/\/+$/, "");
   }
 

@@ -75,6 +75,8 @@ export interface Driver {
   binding: Binding;
   /** The interface's URL as the card gives it. */
   url: string;
+  /** The bearer token sent with every call (the official client of A2A-SDK-CLIENT sends it too). */
+  token: string | undefined;
   call(op: Op, params: Json, options?: CallOptions): Promise<Answer>;
   stream(op: StreamOp, params: Json, options?: StreamOptions): Promise<StreamAnswer>;
   close(): void;

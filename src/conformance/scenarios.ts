@@ -4,10 +4,12 @@ import { ADAPTER_SCENARIOS } from "./family-adapter.js";
 import { HITL_SCENARIOS } from "./family-hitl.js";
 import { IDEM_SCENARIOS } from "./family-idempotency.js";
 import { RUNTIME_SCENARIOS } from "./family-runtime.js";
+import { SDK_SCENARIOS } from "./family-sdk.js";
 import type { Scenario } from "./scenario.js";
 
 export const SCENARIOS: Scenario[] = [
   ...A2A_SCENARIOS,
+  ...SDK_SCENARIOS,
   ...RUNTIME_SCENARIOS,
   ...ADAPTER_SCENARIOS,
   ...HITL_SCENARIOS,

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { runCli } from "../helpers/cli.js";
-import { runConformance } from "../helpers/conformance.js";
+import { conformanceWorkspace, resultsOf, runConformance } from "../helpers/conformance.js";
+import { startHttp } from "../helpers/http-server.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "conformance-e2e-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -63,6 +64,31 @@ describe("conformance", { timeout: 300_000 }, () => {
     );
     assert.match(lines[0] as string, / — A2A 1\.0\.1 a2a\.proto AgentCard/);
     assert.match(lines.at(-1) as string, /^3 scenarios: 3 passed, 0 failed, 0 skipped \(\d+\.\d s\)$/);
+  });
+
+  it("--server: IDEM-AC-4 is skipped without --restart-command, fails when the restart fails; a long TTL skips AC-3", async () => {
+    const workspace = await conformanceWorkspace();
+    const server = await startHttp(["--workspace", workspace.dir, "--require-extensions", "--quiet"]);
+    try {
+      const args = ["--server", server.url, "--token-file", server.start.tokenFile as string];
+      const skipped = await runConformance([...args, "--only", "IDEM-AC-3", "--only", "IDEM-AC-4"]);
+      assert.equal(skipped.code, 0, skipped.stdout);
+      assert.deepEqual(
+        ["IDEM-AC-3", "IDEM-AC-4"].map((id) => resultsOf(skipped.report, id).map((r) => [r.verdict, r.reason])),
+        [
+          [["skip", "the card's ttl_seconds is 86400: longer than --max-wait (30 s)"]],
+          [["skip", "needs --restart-command to restart the runtime"]],
+        ],
+      );
+      const failed = await runConformance([...args, "--only", "IDEM-AC-4", "--restart-command", "/bin/false"]);
+      const [result] = resultsOf(failed.report, "IDEM-AC-4");
+      assert.equal(result?.verdict, "fail", JSON.stringify(result));
+      assert.match(String(result?.found), /--restart-command \/bin\/false exited with 1/);
+      assert.equal(failed.code, 1);
+    } finally {
+      await server.close();
+      workspace.cleanup();
+    }
   });
 
   it("init writes the runner and the request files", async () => {
