@@ -30,7 +30,7 @@ export interface Envelope {
 
 /** A valid envelope running `request` (the seed's example, with the conformance runner's request). */
 export function envelope(request: RequestName, fields: Envelope = {}): Envelope {
-  return {
+  const all: Envelope = {
     adapter: "sandbox-agent-runner",
     mode: "plan",
     command: ["node", RUNNER_PATH, "--request", requestPath(request)],
@@ -38,6 +38,8 @@ export function envelope(request: RequestName, fields: Envelope = {}): Envelope 
     timeout_seconds: 120,
     ...fields,
   };
+  // A field given as undefined is left out (protobuf's Struct, on gRPC, has no undefined).
+  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined));
 }
 
 export interface SendShape {
@@ -100,7 +102,7 @@ export const promptOf = (task: Json): Json => task?.status?.message?.metadata?.[
 /** How an answer is shown in a mismatch. */
 export function shown(answer: Answer): string {
   if (answer.error) return `error ${brief(answer.error, 400)}`;
-  return `HTTP ${answer.status} ${brief(answer.result, 400)}`;
+  return `a success${answer.status === 200 ? "" : ` (HTTP ${answer.status})`}: ${brief(answer.result, 400)}`;
 }
 
 /** A SendMessage that must succeed; its task. */
