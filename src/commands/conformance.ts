@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { rmSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +42,8 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const SELF_TTL_SECONDS = 3;
 /** Run in the state-dir set-up of `--self` only: the ones that need a store that outlives a restart or a short TTL. */
 const STATE_DIR_ONLY = ["IDEM-AC-3", "IDEM-AC-4"];
+/** Set on Ctrl-C of --self: what the scenarios find once the servers stop is not reported. */
+let stopping = false;
 
 export async function conformanceInit(dir: string, io: Io): Promise<number> {
   try {
@@ -93,6 +96,7 @@ export async function conformanceCommand(options: ConformanceOptions, io: Io): P
   const started = performance.now();
   const results: Result[] = [];
   const onResult = (result: Result) => {
+    if (stopping) return;
     results.push(result);
     if (!options.json) io.stdout.write(`${resultLine(result)}\n`);
   };
@@ -144,13 +148,19 @@ async function runSelf(
   onResult: (result: Result) => void,
 ): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "adapter-command-conformance-"));
+  const servers: SelfServer[] = [];
+  // Ctrl-C: each serve is stopped as at the end (SIGTERM, so it ends its commands; SIGKILL after 10 s); a second
+  // Ctrl-C kills at once.
   const interrupted = () => {
-    killAll();
-    process.exit(EXIT.canceled);
+    stopping = true;
+    process.once("SIGINT", () => killAll());
+    void Promise.all(servers.map((server) => server.stop())).finally(() => {
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(EXIT.canceled);
+    });
   };
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
-  const servers: SelfServer[] = [];
   try {
     const workspace = join(dir, "workspace");
     await writeWorkspace(workspace);
