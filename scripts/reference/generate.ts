@@ -89,7 +89,7 @@ const BLOCKS: Record<string, () => string> = {
           code(row.code),
           old.message ? code(old.message) : old.prefix ? `${code(`${old.prefix}: …`)}` : "the error's own words",
           `${code(row.reason)} (${row.domain})`,
-          `${row.http} ${code(row.status)}${row.withFields ? `; ${row.withFields.http} ${code(row.withFields.status)} for a message part` : ""}`,
+          `${row.http} ${code(row.status)}`,
         ];
       }),
     ),

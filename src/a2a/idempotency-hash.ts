@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import canonicalize from "canonicalize";
 import { isRecord } from "../core/envelope/json-value.js";
+import { logField } from "../core/log-field.js";
 import { invalidParams } from "./decode.js";
 import type { Family } from "./service-params.js";
 import { SERVICE_PARAMETERS } from "./service-params.js";
@@ -97,8 +98,30 @@ export function requestHash(method: string, family: Family, params: unknown): st
     .digest("hex");
 }
 
+/** A UUID in its canonical 8-4-4-4-12 hex form, any version (CONTRACT 9.1). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function isUuid(value: string): boolean {
   return UUID.test(value);
+}
+
+/**
+ * Under --require-extensions a send's messageId must be a UUID, as the runtime's idempotency/v1 §7.1 requires (a MUST,
+ * "400 Bad Request"); a plain A2A client's other ids are taken otherwise (docs/reference.md, "The runtime's
+ * extensions").
+ */
+export function refuseNonUuidMessageId(params: unknown): void {
+  const message = isRecord(params) ? params.message : undefined;
+  if (!isRecord(message)) return;
+  const field = "messageId" in message || !("message_id" in message) ? "messageId" : "message_id";
+  const id = message[field];
+  if (typeof id === "string" && isUuid(id)) return;
+  const found = typeof id === "string" ? logField(id) : id === undefined ? "none" : `a ${typeof id}`;
+  throw invalidParams([
+    {
+      path: `/message/${field}`,
+      code: "message_id_not_uuid",
+      message: `expected a messageId that is a UUID (8-4-4-4-12 hex digits, as this runtime requires), found ${found}`,
+    },
+  ]);
 }

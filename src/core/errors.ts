@@ -40,7 +40,8 @@ export interface ValidationError {
 
 export interface CoreErrorData {
   errors?: Array<{ path: string; code: string; message: string }>;
-  reason?: HitlReason | "queue_full" | "slow_consumer" | "response_too_large";
+  /** `kept_task_forgotten`: an idempotent retry whose kept answer names a task no longer kept (CONTRACT 9.1). */
+  reason?: HitlReason | "queue_full" | "slow_consumer" | "response_too_large" | "kept_task_forgotten";
   prompt_id?: string;
   validation_errors?: ValidationError[];
   task_id?: string;

@@ -33,6 +33,8 @@ export interface GrpcBindingOptions {
   /** The HTTP binding's address (http://host:port): the card's URLs name it. */
   base(): string;
   log(line: string): void;
+  /** A call passed the token check on the connection of `peer` (grpc-js's `address:port`). */
+  authenticated?(peer: string): void;
 }
 
 type Status = ReturnType<typeof statusOf>;
@@ -100,10 +102,12 @@ export function serviceImplementation(options: GrpcBindingOptions): UntypedServi
   /** Checks the call and runs its operation: the answer and the call's context, or the status that refuses it. */
   const run = async (
     rpc: Rpc,
-    { metadata, request }: { metadata: Metadata; request: Buffer },
+    call: { metadata: Metadata; request: Buffer; getPeer(): string },
   ): Promise<{ refused: Status } | { result: unknown; context: CallContext }> => {
+    const { metadata, request } = call;
     const refused = authProblem(metadata);
     if (refused) return { refused };
+    options.authenticated?.(call.getPeer());
     const verdict = requestParams(rpc, request);
     if (!verdict.ok) return { refused: gateStatus(verdict.refusal) };
     const context: CallContext = { headers: serviceParamsOf(metadata), base: options.base() };

@@ -1,13 +1,15 @@
 // The gRPC server of `serve --http --grpc-port P` (docs/reference.md, "gRPC"): the binding on its own port, on the
 // HTTP binding's host (loopback by default), with the HTTP binding's token and limits. Connections come through a
-// net server of ours and are handed to grpc-js once they speak, so that they are bounded as HTTP's are: at most 1000
-// at once, and a new one must send its first bytes within 3 s, with at most 128 waiting to (the oldest is closed
-// first; the limits of src/http/connections.ts). A request message is at most --max-body-bytes, an answer at most
-// the answer bound, and a connection has at most 128 calls open at once; an idle one is closed after a minute (a
-// client's channel connects again by itself).
+// net server of ours and are handed to grpc-js once they speak, so that they are bounded as HTTP's are
+// (docs/security.md, "Over HTTP"): at most 1000 at once; a new one must send its first bytes within 3 s and make a
+// call that passes the token check within 5 s of them, and at most 128 may wait to (the oldest is closed first; the
+// limits of src/http/connections.ts). Without the second rule, one byte a connection handed a socket to grpc-js for
+// its minute of idleness, and 1000 of them locked the token holder out. A request message is at most
+// --max-body-bytes, an answer at most the answer bound, and a connection has at most 128 calls open at once; an idle
+// one is closed after a minute (a client's channel connects again by itself).
 import { createServer, type Socket } from "node:net";
 import { Server, ServerCredentials } from "@grpc/grpc-js";
-import { UNTRUSTED_LIMITS } from "../http/connections.js";
+import { UntrustedSockets } from "../http/connections.js";
 import { DEFAULT_LIMITS } from "../http/server.js";
 import { type GrpcBindingOptions, serviceDefinition, serviceImplementation } from "./binding.js";
 
@@ -21,6 +23,8 @@ export interface GrpcServerOptions extends GrpcBindingOptions {
 /** Calls one connection may have open at once (HTTP/2 streams). */
 const MAX_CONCURRENT_STREAMS = 128;
 const IDLE_CONNECTION_MS = 60_000;
+/** How long a connection that spoke has to make a call with the token, before it is closed. */
+export const AUTHENTICATED_CALL_MS = 5000;
 /** Room past an answer's bound for the message around it. */
 const FRAME_ROOM = 64 * 1024;
 
@@ -31,29 +35,32 @@ export interface GrpcServer {
 }
 
 export async function listenGrpc(options: GrpcServerOptions): Promise<GrpcServer> {
-  /** Connections that have sent nothing yet, oldest first, each with the timer that closes it. */
-  const silent = new Map<Socket, NodeJS.Timeout>();
-  const spoke = (socket: Socket) => {
-    clearTimeout(silent.get(socket));
-    silent.delete(socket);
+  const untrusted = new UntrustedSockets();
+  /** The untrusted sockets by their peer as grpc-js names it on a call (`address:port`, src/grpc/binding.ts). */
+  const byPeer = new Map<string, Socket>();
+  const peerOf = (socket: Socket) => `${socket.remoteAddress}:${socket.remotePort}`;
+  const trusted = (peer: string) => {
+    const socket = byPeer.get(peer);
+    if (!socket) return;
+    byPeer.delete(peer);
+    untrusted.trust(socket);
   };
   // Before it speaks, a socket is ours alone: closing it touches no HTTP/2 session. Its first bytes are given back
-  // to it, and HTTP/2 reads them first.
+  // to it, and HTTP/2 reads them first. After that, closing it ends its HTTP/2 session, which made no call with
+  // the token, so holds nothing of a client's.
   const listener = createServer((socket) => {
-    const timer = setTimeout(() => socket.destroy(), UNTRUSTED_LIMITS.firstRequestMs);
-    timer.unref();
-    silent.set(socket, timer);
-    socket.once("close", () => spoke(socket));
+    const peer = peerOf(socket);
+    byPeer.set(peer, socket);
+    socket.once("close", () => {
+      if (byPeer.get(peer) === socket) byPeer.delete(peer);
+    });
+    untrusted.admit(socket);
     socket.once("data", (first) => {
-      spoke(socket);
+      untrusted.heard(socket, AUTHENTICATED_CALL_MS);
       socket.pause();
       socket.unshift(first);
       injector.injectConnection(socket);
     });
-    if (silent.size > UNTRUSTED_LIMITS.maxUntrusted) {
-      const [oldest] = silent.keys();
-      oldest?.destroy();
-    }
   });
   listener.maxConnections = DEFAULT_LIMITS.maxConnections;
   const server = new Server({
@@ -62,7 +69,7 @@ export async function listenGrpc(options: GrpcServerOptions): Promise<GrpcServer
     "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
     "grpc.max_connection_idle_ms": IDLE_CONNECTION_MS,
   });
-  server.addService(serviceDefinition(), serviceImplementation(options));
+  server.addService(serviceDefinition(), serviceImplementation({ ...options, authenticated: trusted }));
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
   const port = await new Promise<number>((resolve, reject) => {
     listener.once("error", reject);

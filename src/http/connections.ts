@@ -3,6 +3,7 @@
 // client that holds the token. A new connection must send a whole request head within a short time, and at most
 // `maxUntrusted` connections may wait for their first authenticated request: past that, the oldest is closed, so the
 // newest (a real client's) gets its turn. A connection is trusted once one of its requests passed the token check.
+// The gRPC listener bounds its connections the same way (src/grpc/server.ts).
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 
@@ -15,17 +16,16 @@ export interface UntrustedLimits {
 
 export const UNTRUSTED_LIMITS: UntrustedLimits = { firstRequestMs: 3000, maxUntrusted: 128 };
 
-export class UntrustedConnections {
-  /** Untrusted sockets, oldest first, each with its first-request timer (undefined once a request came). */
+/**
+ * Sockets that have not yet shown a token, apart from the others: each must speak within `firstRequestMs`, and at
+ * most `maxUntrusted` wait to be trusted (past that, the oldest is closed). The gRPC listener uses it as it is; HTTP
+ * through UntrustedConnections below.
+ */
+export class UntrustedSockets {
+  /** Untrusted sockets, oldest first, each with the timer that closes it (undefined once it spoke, without one). */
   private readonly waiting = new Map<Socket, NodeJS.Timeout | undefined>();
 
-  constructor(
-    server: Server,
-    private readonly limits: UntrustedLimits = UNTRUSTED_LIMITS,
-  ) {
-    server.on("connection", (socket: Socket) => this.admit(socket));
-    server.prependListener("request", (request) => this.heard(request.socket));
-  }
+  constructor(private readonly limits: UntrustedLimits = UNTRUSTED_LIMITS) {}
 
   /** How many connections wait for their first authenticated request. */
   get size(): number {
@@ -39,10 +39,9 @@ export class UntrustedConnections {
     this.waiting.delete(socket);
   }
 
-  private admit(socket: Socket): void {
-    const timer = setTimeout(() => socket.destroy(), this.limits.firstRequestMs);
-    timer.unref();
-    this.waiting.set(socket, timer);
+  /** A new connection: timed, counted, and the oldest untrusted one closed when there are too many. */
+  admit(socket: Socket): void {
+    this.waiting.set(socket, this.closeAfter(socket, this.limits.firstRequestMs));
     socket.once("close", () => this.trust(socket));
     if (this.waiting.size > this.limits.maxUntrusted) {
       const [oldest] = this.waiting.keys();
@@ -51,10 +50,29 @@ export class UntrustedConnections {
     }
   }
 
-  /** A whole request head arrived: the first-request timer has done its job (headersTimeout covers later ones). */
-  private heard(socket: Socket): void {
+  /**
+   * The socket spoke: the first timer has done its job. `thenWithinMs` gives it that long more to be trusted (gRPC,
+   * whose calls have no head timeout of their own); without it, it stays counted but untimed.
+   */
+  heard(socket: Socket, thenWithinMs?: number): void {
     if (!this.waiting.has(socket)) return;
     clearTimeout(this.waiting.get(socket));
-    this.waiting.set(socket, undefined);
+    this.waiting.set(socket, thenWithinMs === undefined ? undefined : this.closeAfter(socket, thenWithinMs));
+  }
+
+  private closeAfter(socket: Socket, ms: number): NodeJS.Timeout {
+    const timer = setTimeout(() => socket.destroy(), ms);
+    timer.unref();
+    return timer;
+  }
+}
+
+/** The HTTP server's connections: untrusted until a request passes the token check. */
+export class UntrustedConnections extends UntrustedSockets {
+  constructor(server: Server, limits: UntrustedLimits = UNTRUSTED_LIMITS) {
+    super(limits);
+    server.on("connection", (socket: Socket) => this.admit(socket));
+    // A whole request head arrived: headersTimeout covers later ones.
+    server.prependListener("request", (request) => this.heard(request.socket));
   }
 }

@@ -87,7 +87,12 @@ export function restRoutes(options: RestOptions): Hono {
     const verdict = gated(c);
     if (verdict.ok) return { params: verdict.value as Record<string, unknown> };
     const { rule, words, problem } = verdict.refusal;
-    if (rule === "content_type") return { refusal: refuse("content_type_not_supported", words) };
+    // A body's media type is refused at the HTTP level, 415, before the request is read (CONTRACT 8.1; the A2A TCK's
+    // HTTP_JSON-STATUS-001); a message part's media type is the A2A error, 400 (A2A 1.0.1 §5.4).
+    if (rule === "content_type") {
+      const answer = restErrorOf(new CoreError("content_type_not_supported", words));
+      return { refusal: statusAnswer({ http: 415, body: { error: { ...answer.body.error, code: 415 } } }) };
+    }
     const error = new CoreError("invalid_params", words, problem ? { errors: [problem] } : {});
     return { refusal: statusAnswer(restErrorOf(error)) };
   };

@@ -20,6 +20,7 @@ import {
   idempotencyKey,
   isUuid,
   refuseEmptyMessageId,
+  refuseNonUuidMessageId,
   requestHash,
   SEND_METHOD_NAMES,
 } from "../a2a/idempotency-hash.js";
@@ -104,17 +105,6 @@ function taskOfResult(result: unknown): Record<string, unknown> | undefined {
 function taskIdOf(result: unknown): string {
   const id = taskOfResult(result)?.id;
   return typeof id === "string" ? id : "";
-}
-
-/** States a task never leaves, in both families' spellings. */
-const ENDED_STATES: ReadonlySet<unknown> = new Set(
-  ["completed", "failed", "canceled", "rejected"].flatMap((state) => [state, `TASK_STATE_${state.toUpperCase()}`]),
-);
-
-/** Whether a send's answer shows its task ended: only then is the answer itself kept, as it can no longer change. */
-function answersEndedTask(result: unknown): boolean {
-  const status = taskOfResult(result)?.status;
-  return isRecord(status) && ENDED_STATES.has(status.state);
 }
 
 /**
@@ -288,6 +278,7 @@ export function createOperations(deps: OperationDeps): Operations {
         }
       };
       if (SEND_METHOD_NAMES[name]) refuseEmptyMessageId(params);
+      if (SEND_METHOD_NAMES[name] && deps.runtime?.requireExtensions) refuseNonUuidMessageId(params);
       const key = SEND_METHOD_NAMES[name] ? idempotencyKey(params) : undefined;
       let result: unknown;
       if (deps.idempotency && key !== undefined && activated.includes(IDEMPOTENCY_URI)) {
@@ -298,6 +289,25 @@ export function createOperations(deps: OperationDeps): Operations {
     } catch (error) {
       throw failureOf(name, family, error);
     }
+  };
+
+  /**
+   * A kept answer that names its task (one over 1 MiB, a stream, one never given) cannot be given again once
+   * --keep-tasks or --keep-bytes let the task go: the retry is told so in words, not replayed as a 404 that would
+   * pass for the first answer, and the send is not run again (docs/reference.md, "The runtime's extensions").
+   */
+  const refuseForgotten = (key: string, taskId: string): void => {
+    try {
+      service.head(taskId);
+      return;
+    } catch (error) {
+      if (!(error instanceof CoreError) || error.code !== "task_not_found") throw error;
+    }
+    throw new CoreError(
+      "task_not_found",
+      `the first answer to messageId ${logField(key)} was task ${logField(taskId)}, which this server no longer keeps (--keep-tasks, --keep-bytes); the send is not run again: send it with a new messageId to run it anew`,
+      { task_id: taskId, reason: "kept_task_forgotten", message_id: key },
+    );
   };
 
   /** One send under idempotency/v1: how its answer is kept, and given again (CONTRACT 9.1). */
@@ -315,13 +325,14 @@ export function createOperations(deps: OperationDeps): Operations {
     return {
       key,
       hash: requestHash(name, family, params),
-      // Accepted, the send is kept as its task (or stream), so a retry after a crash never runs it again. An answer
-      // that shows its task ended goes out as the very text kept, so a replay is the same bytes; any other answer
-      // (returnImmediately's, input-required's) is kept as its task, read as it is when replayed.
+      // Accepted, the send is kept as its task (or stream), so a retry after a crash never runs it again. Once given,
+      // an answer goes out as the very text kept, so a replay is the same bytes: a blocking send's, a
+      // returnImmediately send's (its task as it was then), an answer to a prompt's. Only an answer never given, or
+      // one over 1 MiB, is read from the task as it is when replayed.
       run: async (accepted) => {
         const kind = STREAMING_OPERATIONS.has(name) ? "stream" : "task";
         const result = await run({ ...context, accepted: (taskId) => accepted({ kind, text: taskId }) });
-        if (result instanceof StreamReply || !answersEndedTask(result)) return result;
+        if (result instanceof StreamReply) return result;
         const text = valueJson(result);
         return text.length > MAX_ANSWER_BYTES ? result : new JsonText(text);
       },
@@ -333,6 +344,7 @@ export function createOperations(deps: OperationDeps): Operations {
       errorOf: (error) =>
         error instanceof CoreError || error instanceof RpcFailure ? rpcErrorOf(family, error) : undefined,
       replay: (answer) => {
+        if (answer.kind === "task" || answer.kind === "stream") refuseForgotten(key, answer.text);
         // Said even when the kept answer is an error (thrown below).
         context.replayed = true;
         if (answer.kind === "result") return new JsonText(answer.text);

@@ -112,14 +112,14 @@ describe("serve --http: HTTP+JSON", () => {
     assert.match(unknown.body.error.message, /found "RUNNING": one of "TASK_STATE_SUBMITTED", .*"TASK_STATE_CANCELED"/);
   });
 
-  it("POST tasks/{id}:cancel: the Task, canceled; again: 409 FAILED_PRECONDITION with TASK_NOT_CANCELABLE (A2A 1.0 §5.4)", async () => {
+  it("POST tasks/{id}:cancel: the Task, canceled; again: 400 FAILED_PRECONDITION with TASK_NOT_CANCELABLE (A2A 1.0.1 §5.4)", async () => {
     const task = await hanging();
     const canceled = await server.fetch(`/a2a/rest/tasks/${task.id}:cancel`, { method: "POST" });
     assert.equal(canceled.status, 200, canceled.text);
     assertV1("Task", canceled.body);
     assert.equal(canceled.body.status.state, "TASK_STATE_CANCELED");
     const again = await server.fetch(`/a2a/rest/tasks/${task.id}:cancel`, { method: "POST", body: {} });
-    const info = assertStatus(again, 409, "FAILED_PRECONDITION");
+    const info = assertStatus(again, 400, "FAILED_PRECONDITION");
     assert.equal(info.reason, "TASK_NOT_CANCELABLE");
     assertStatus(await server.fetch("/a2a/rest/tasks/missing:cancel", { method: "POST" }), 404, "NOT_FOUND");
   });

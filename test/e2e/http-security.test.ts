@@ -215,7 +215,7 @@ describe("serve --http: bodies", () => {
     assert.equal(smallChunked.body.task.artifacts[0].parts[0].text, `${"y".repeat(1500)}\n`);
   });
 
-  it("REST: a body that is not JSON by its Content-Type is 415 with CONTENT_TYPE_NOT_SUPPORTED", async () => {
+  it("REST: a body that is not JSON by its Content-Type is 415 with CONTENT_TYPE_NOT_SUPPORTED (CONTRACT 8.1: refused before it is read)", async () => {
     for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/jsonx", undefined]) {
       const headers: Record<string, string> = type ? { "Content-Type": type } : {};
       const text = JSON.stringify(send10("hi"));

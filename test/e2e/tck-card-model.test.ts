@@ -20,7 +20,8 @@
 //   schema half is checked on the card without them (card10).
 // - The TCK proves DM-* by validating against the JSON schema alone, which has no `required` and takes enum numbers;
 //   here the proto's REQUIRED fields (specification/a2a.proto) and the enum names are asserted as well.
-// - CORE-CANCEL-002 on HTTP+JSON: 409 FAILED_PRECONDITION, as A2A 1.0 §5.4's table and CONTRACT 8.3 say.
+// - CORE-CANCEL-002 on HTTP+JSON: 400 FAILED_PRECONDITION, as A2A 1.0.1 §5.4's table and CONTRACT 8.3 say (1.0.0
+//   had 409).
 // Also proven under range titles: CARD-CACHE-002/003 (tck-rest "CARD-CACHE-001..003"), CORE-HIST-005/006 and
 // CORE-CANCEL-002 (tck-core), JSONRPC-ERR-002/003 (tck-jsonrpc "JSONRPC-ERR-001..003"), VER-SERVER-002 (inside
 // JSONRPC-SSE-002 and HTTP_JSON-STATUS-001); the tests here name them and go further.
@@ -427,7 +428,7 @@ function modelChecks(binding: () => TckBinding, server: () => HttpServer): void 
       assert.ok(TERMINAL.includes(before.result?.status.state), `${task.id} has ended: ${JSON.stringify(before)}`);
       const refused = await b.cancel(task.id);
       assert.equal(refused.ok, false, `${before.result.status.state}: ${JSON.stringify(refused)}`);
-      assert.equal(refused.code, b.name === "jsonrpc" ? -32002 : 409);
+      assert.equal(refused.code, b.name === "jsonrpc" ? -32002 : 400);
       if (b.name === "http_json") assert.equal(refused.status, "FAILED_PRECONDITION");
       assert.equal(refused.reason, "TASK_NOT_CANCELABLE");
       const afterwards = await b.get(task.id);

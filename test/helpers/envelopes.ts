@@ -1,5 +1,6 @@
 // The one builder of adapter-command/v1 envelopes and of the A2A 0.3 requests and files that carry them: bare
 // envelopes for the validator's tests, send params for the bridges, files for `run` and `validate`.
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -32,11 +33,9 @@ export function envelope(fields: Record<string, unknown> = {}): Record<string, u
 /** The valid envelope with another request path. */
 export const withRequest = (request: unknown) => envelope({ command: commandFor(request) });
 
-let messages = 0;
-
+/** A new message id: a UUID, as a runtime that requires idempotency/v1 takes (CONTRACT 9.1). */
 export function messageId(): string {
-  messages += 1;
-  return `m-${process.pid}-${messages}`;
+  return randomUUID();
 }
 
 export interface SendOptions {

@@ -31,7 +31,7 @@ export type Unary<T> =
   | { ok: true; message: T; metadata: grpc.Metadata; failure?: undefined }
   | { ok: false; failure: GrpcFailure; metadata: grpc.Metadata | undefined; message?: undefined };
 
-function failureOf(error: grpc.ServiceError): GrpcFailure {
+export function failureOf(error: grpc.ServiceError): GrpcFailure {
   const bin = error.metadata?.get("grpc-status-details-bin")[0];
   const status =
     bin === undefined ? undefined : fromBinary(StatusSchema, Buffer.isBuffer(bin) ? bin : Buffer.from(bin));

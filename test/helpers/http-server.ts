@@ -3,6 +3,7 @@
 // timeout, so a broken server fails the test instead of hanging it.
 import assert from "node:assert/strict";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { Agent, type IncomingHttpHeaders, type IncomingMessage, request } from "node:http";
 import { DEFAULT_TIMEOUT_MS, STARTUP_TIMEOUT_MS } from "./bridge.js";
@@ -330,8 +331,6 @@ export function assertStatus(answer: HttpAnswer, http: number, status: string): 
 
 export { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
 
-let messages = 0;
-
 /** A 1.0 SendMessageRequest: the texts as parts, optionally an envelope and configuration. */
 export function send10(
   texts: string | string[],
@@ -342,9 +341,8 @@ export function send10(
     taskId?: string;
   } = {},
 ): Record<string, unknown> {
-  messages += 1;
   const message: Record<string, unknown> = {
-    messageId: `h-${process.pid}-${messages}`,
+    messageId: randomUUID(),
     role: "ROLE_USER",
     parts: [texts].flat().map((text) => ({ text })),
   };
@@ -365,11 +363,10 @@ export function send10(
 
 /** A 1.0 answer to an open prompt (CONTRACT section 4). */
 export function answer10(task: { id: string; contextId: string }, promptId: string, payload: unknown): Wire {
-  messages += 1;
   const text = typeof payload === "object" && payload !== null && "text" in payload ? String(payload.text) : "";
   return {
     message: {
-      messageId: `h-${process.pid}-${messages}`,
+      messageId: randomUUID(),
       role: "ROLE_USER",
       taskId: task.id,
       contextId: task.contextId,

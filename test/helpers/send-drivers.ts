@@ -117,6 +117,17 @@ export function restDriver(server: () => HttpServer): Driver {
   };
 }
 
+/** A driver for each binding and family: stdio (0.3, 1.0), HTTP JSON-RPC (1.0, 0.3), HTTP+JSON. */
+export function everyDriver(bridge: () => RpcBridge, server: () => HttpServer): Driver[] {
+  return [
+    stdioDriver(bridge, "0.3"),
+    stdioDriver(bridge, "1.0"),
+    httpRpcDriver(server, "1.0"),
+    httpRpcDriver(server, "0.3"),
+    restDriver(server),
+  ];
+}
+
 /** The Task of an answer, in any family and binding. */
 export function taskOfAnswer(answer: SendAnswer): Wire {
   const result = answer.body?.result ?? answer.body;

@@ -161,7 +161,7 @@ export function tckCoreChecks(binding: () => TckBinding): void {
     const canceled = await b.cancel(task.id);
     assert.equal(canceled.result?.status.state, "TASK_STATE_CANCELED");
     const again = await b.cancel(task.id);
-    assert.equal(again.code, b.name === "jsonrpc" ? -32002 : 409);
+    assert.equal(again.code, b.name === "jsonrpc" ? -32002 : 400, "A2A 1.0.1 §5.4: 400, not 1.0.0's 409");
     assert.equal(again.reason, "TASK_NOT_CANCELABLE");
     assert.equal((await b.cancel("tck-nonexistent-cancel-003")).reason, "TASK_NOT_FOUND");
   });

@@ -5,7 +5,7 @@ import { readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { restErrorOf, restErrorOfRpc, rpcErrorOf } from "../../src/a2a/v1_0/errors.js";
+import { restErrorOf, restErrorOfRpc, rpcErrorOf, TABLE } from "../../src/a2a/v1_0/errors.js";
 import { CoreError, type CoreErrorCode } from "../../src/core/errors.js";
 import { parseOrigin } from "../../src/http/guards.js";
 import { allowedHosts, baseUrl, isLoopback } from "../../src/http/hosts.js";
@@ -131,6 +131,33 @@ describe("REST errors from JSON-RPC errors", () => {
         assert.deepEqual(restErrorOfRpc(rpcErrorOf(error)), restErrorOf(error));
       }),
     );
+  });
+
+  it("every A2A error's HTTP status and google.rpc status are A2A 1.0.1 §5.4's (400, not 409 or 415)", () => {
+    // The released table, code by code (A2A 1.0.1 §5.4; 1.0.0 had 409, 415 and 502 in three rows).
+    const table: Record<number, [number, string]> = {
+      [-32001]: [404, "NOT_FOUND"],
+      [-32002]: [400, "FAILED_PRECONDITION"],
+      [-32003]: [400, "FAILED_PRECONDITION"],
+      [-32004]: [400, "FAILED_PRECONDITION"],
+      [-32005]: [400, "INVALID_ARGUMENT"],
+      [-32006]: [500, "INTERNAL"],
+      [-32007]: [400, "FAILED_PRECONDITION"],
+      [-32008]: [400, "FAILED_PRECONDITION"],
+      [-32009]: [400, "FAILED_PRECONDITION"],
+    };
+    const a2aRows = Object.entries(TABLE).filter(([, row]) => row.domain === "a2a-protocol.org" && table[row.code]);
+    assert.ok(a2aRows.length >= 8, "every A2A error this agent answers is checked");
+    for (const [code, row] of a2aRows) {
+      const [http, status] = table[row.code] as [number, string];
+      const error = new CoreError(code as CoreErrorCode, "words", {
+        errors: [{ path: "/x", code: "c", message: "m" }],
+      });
+      const answer = restErrorOf(error);
+      assert.deepEqual([answer.http, answer.body.error.status], [http, status], code);
+      assert.equal(answer.body.error.code, http, code);
+      assert.deepEqual([restErrorOfRpc(rpcErrorOf(error)).http], [http], code);
+    }
   });
 
   it("an error no row knows is 500 INTERNAL; invalid requests are 400", () => {

@@ -5,7 +5,8 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { AnswerCache, entryBytes } from "../../src/a2a/answer-cache.js";
 import { Idempotency } from "../../src/a2a/idempotency.js";
-import { idempotencyKey, requestHash } from "../../src/a2a/idempotency-hash.js";
+import { idempotencyKey, isUuid, refuseNonUuidMessageId, requestHash } from "../../src/a2a/idempotency-hash.js";
+import { CoreError } from "../../src/core/errors.js";
 import type { KeptAnswer, KeptAnswerRows } from "../../src/core/store.js";
 
 const message = { messageId: "k1", role: "ROLE_USER", parts: [{ text: "hi", mediaType: "text/plain" }] };
@@ -58,6 +59,71 @@ class Rows implements KeptAnswerRows {
     for (const key of keys) this.rows.delete(key);
   }
 }
+
+describe("the messageId a runtime that requires idempotency/v1 takes (§7.1, CONTRACT 9.1)", () => {
+  /** The refusal of a send whose messageId is `id`, or undefined when it is taken. */
+  const refusal = (id: unknown, field = "messageId") => {
+    try {
+      refuseNonUuidMessageId({ message: { [field]: id, role: "ROLE_USER", parts: [] } });
+      return undefined;
+    } catch (error) {
+      assert.ok(error instanceof CoreError);
+      return error;
+    }
+  };
+  const HEX = "0123456789abcdefABCDEF".split("");
+
+  it("takes a UUID of any version in its canonical 8-4-4-4-12 form, in either case (by property)", () => {
+    fc.assert(
+      fc.property(fc.uuid(), fc.boolean(), (uuid, upper) => {
+        const id = upper ? uuid.toUpperCase() : uuid;
+        assert.equal(isUuid(id), true);
+        assert.equal(refusal(id), undefined);
+        assert.equal(refusal(id, "message_id"), undefined);
+      }),
+    );
+    for (const id of ["00000000-0000-4000-8000-000000000000", "01890a5d-ac96-774b-bcce-b302099a8057"])
+      assert.equal(refusal(id), undefined, id);
+  });
+
+  it("refuses anything else with -32602 at /message/messageId, reason message_id_not_uuid (by property)", () => {
+    // A UUID with one change: a character cut, one added, a dash moved, a non-hex digit, braces or spaces around.
+    const damaged = fc
+      .tuple(fc.uuid(), fc.nat(35), fc.constantFrom("cut", "add", "swap", "nonhex", "wrap"))
+      .map(([uuid, at, how]) => {
+        if (how === "cut") return uuid.slice(0, at) + uuid.slice(at + 1);
+        if (how === "add") return `${uuid.slice(0, at)}${HEX[at % HEX.length]}${uuid.slice(at)}`;
+        if (how === "swap") return uuid.replace("-", "").replace(/^(.)/, "$1-");
+        if (how === "wrap") return [`{${uuid}}`, ` ${uuid}`, `${uuid}\n`, `urn:uuid:${uuid}`][at % 4] as string;
+        const index = [0, 9, 14, 19, 24][at % 5] as number;
+        return `${uuid.slice(0, index)}g${uuid.slice(index + 1)}`;
+      });
+    const other = fc.oneof(damaged, fc.string(), fc.integer(), fc.constant(undefined), fc.constant(null));
+    fc.assert(
+      fc.property(other, (id) => {
+        if (typeof id === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+          return;
+        const error = refusal(id);
+        assert.ok(error, `refused: ${JSON.stringify(id)}`);
+        assert.equal(error.code, "invalid_params");
+        assert.deepEqual(
+          error.data.errors?.map((e) => [e.path, e.code]),
+          [["/message/messageId", "message_id_not_uuid"]],
+        );
+        assert.match(error.message, /expected a messageId that is a UUID .*, found /);
+      }),
+    );
+  });
+
+  it("says what it found, cut to 100 characters", () => {
+    assert.match(
+      String(refusal("k".repeat(5000))?.message),
+      /found "k{100}"… \(5000 characters\) at \/message\/messageId$/,
+    );
+    assert.match(String(refusal(7)?.message), /found a number at /);
+    assert.match(String(refusal(undefined)?.message), /found none at /);
+  });
+});
 
 describe("the kept answers", () => {
   it("never hold more than their bounds, in memory or in the rows, the oldest going first", () => {

@@ -1,5 +1,6 @@
 // The one table from core errors to A2A 1.0 errors (CONTRACT 7.5, 8.3): JSON-RPC `data` as typed google.rpc details,
-// and the HTTP status and google.rpc.Status of the REST binding.
+// and the HTTP status and google.rpc.Status of the REST binding. An A2A error (domain a2a-protocol.org) has the HTTP
+// status and google.rpc status A2A 1.0.1 §5.4 gives it, wherever it is answered (docs/reference.md, "Errors").
 import { type CoreError, type CoreErrorCode, HITL_REASONS, type HitlReason } from "../../core/errors.js";
 import type { TaskState } from "../../core/task/task.js";
 import { HITL_URI } from "../../core/uris.js";
@@ -20,8 +21,6 @@ interface Row {
   /** Replaces the core's words; `prefix` goes before them. */
   message?: string;
   prefix?: string;
-  /** The HTTP status and google.rpc status when the error points at fields of the request (BadRequest details). */
-  withFields?: { http: number; status: string };
 }
 
 const row = (code: number, reason: string, http: number, status: string, domain = A2A_DOMAIN): Row => ({
@@ -36,7 +35,8 @@ export const TABLE: Record<CoreErrorCode, Row> = {
   envelope_rejected: row(A2A_CODES.invalidParams, "ADAPTER_COMMAND_REJECTED", 400, "INVALID_ARGUMENT", OUR_DOMAIN),
   invalid_params: row(A2A_CODES.invalidParams, "INVALID_PARAMS", 400, "INVALID_ARGUMENT"),
   task_not_found: row(A2A_CODES.taskNotFound, "TASK_NOT_FOUND", 404, "NOT_FOUND"),
-  task_not_cancelable: row(A2A_CODES.taskNotCancelable, "TASK_NOT_CANCELABLE", 409, "FAILED_PRECONDITION"),
+  // 400, not 1.0.0's 409: A2A 1.0.1 §5.4 changed it (docs/reference.md, "Errors").
+  task_not_cancelable: row(A2A_CODES.taskNotCancelable, "TASK_NOT_CANCELABLE", 400, "FAILED_PRECONDITION"),
   hitl_unknown: {
     ...row(A2A_CODES.hitlUnknown, "HITL_ALREADY_ANSWERED_OR_UNKNOWN", 409, "ABORTED", OUR_DOMAIN),
     message: "hitl_already_answered_or_unknown",
@@ -59,11 +59,13 @@ export const TABLE: Record<CoreErrorCode, Row> = {
     "FAILED_PRECONDITION",
   ),
   version_not_supported: row(A2A_CODES.versionNotSupported, "VERSION_NOT_SUPPORTED", 400, "FAILED_PRECONDITION"),
-  // A request body's media type is 415; a message part's (it points at the part) is 400 (CONTRACT 3.4, 8.1).
-  content_type_not_supported: {
-    ...row(A2A_CODES.contentTypeNotSupported, "CONTENT_TYPE_NOT_SUPPORTED", 415, "INVALID_ARGUMENT"),
-    withFields: { http: 400, status: "INVALID_ARGUMENT" },
-  },
+  // A request body's media type and a message part's alike: 400, not 1.0.0's 415 (A2A 1.0.1 §5.4).
+  content_type_not_supported: row(
+    A2A_CODES.contentTypeNotSupported,
+    "CONTENT_TYPE_NOT_SUPPORTED",
+    400,
+    "INVALID_ARGUMENT",
+  ),
   extension_support_required: row(
     A2A_CODES.extensionSupportRequired,
     "EXTENSION_SUPPORT_REQUIRED",
@@ -87,11 +89,6 @@ export const TABLE: Record<CoreErrorCode, Row> = {
     OUR_DOMAIN,
   ),
 };
-
-/** The HTTP status and google.rpc status of a row, for an error with or without field violations. */
-function httpOf(entry: Row, withFields: boolean): { http: number; status: string } {
-  return withFields && entry.withFields ? entry.withFields : { http: entry.http, status: entry.status };
-}
 
 export type Detail =
   | { "@type": typeof ERROR_INFO; reason: string; domain: string; metadata: Record<string, string> }
@@ -144,7 +141,7 @@ export interface RestError {
 /** The REST answer of an error: its HTTP status and google.rpc.Status body. */
 export function restErrorOf(error: CoreError): RestError {
   const entry = TABLE[error.code];
-  const { http, status } = httpOf(entry, (error.data.errors ?? []).length > 0);
+  const { http, status } = entry;
   return {
     http,
     body: {
@@ -173,9 +170,8 @@ export function restErrorOfRpc(error: RpcError): RestError {
   const info = details.find((detail) => detail["@type"] === ERROR_INFO);
   const reason = info && "reason" in info ? info.reason : undefined;
   const entry = Object.values(TABLE).find((row) => row.code === error.code && row.reason === reason);
-  const fields = details.some((detail) => detail["@type"] === BAD_REQUEST);
   const { http, status } = entry
-    ? httpOf(entry, fields)
+    ? entry
     : error.code === A2A_CODES.invalidParams || error.code === A2A_CODES.invalidRequest
       ? { http: 400, status: "INVALID_ARGUMENT" }
       : { http: 500, status: "INTERNAL" };
