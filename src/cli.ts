@@ -1,6 +1,7 @@
 // The command-line program: the one place where the parts are wired together, and results become exit codes.
 import { readFileSync, statSync } from "node:fs";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import type { ConformanceOptions } from "./commands/conformance.js";
 import type { RunOptions } from "./commands/run.js";
 import type { TasksOptions } from "./commands/tasks.js";
 import { EXIT } from "./exit-codes.js";
@@ -68,6 +69,7 @@ const trustOriginOption = (prefix: string) =>
   )
     .argParser(collect)
     .default([], "none");
+type ConformanceFlags = ConformanceOptions;
 type TasksFlags = TasksOptions & { server: string; json?: string | boolean };
 type ServeFlags = Omit<ServeOptions, "version"> &
   Omit<HttpServeOptions, "version"> & { stdio?: boolean; http?: boolean };
@@ -299,6 +301,40 @@ export async function main(argv: string[]): Promise<number> {
         const { serveHttp } = await import("./http/serve.js");
         code = await serveHttp({ ...flags, version: VERSION }, io);
       }
+    });
+
+  // The conformance suite (docs/reference.md, "conformance").
+  const conformance = program
+    .command("conformance")
+    .description("check an A2A runtime against the scenarios of A2A 1.0.1 and the runtime's extension specs")
+    .option("--server <url>", "the runtime's URL (its agent card is read from there)")
+    .option("--self", "start this tool's own serve --http, as the runtime is configured, and check it")
+    .option("--token-file <file>", "the bearer token's file (else $ADAPTER_COMMAND_TOKEN)")
+    .addOption(
+      new Option("--binding <binding>", "the binding to test (default: every one the card declares)")
+        .choices(["jsonrpc", "rest", "grpc", "all"])
+        .default("all"),
+    )
+    .addOption(
+      new Option("--only <prefix>", "only scenarios whose id starts with this (repeatable)")
+        .argParser(collect)
+        .default([], "all"),
+    )
+    .option("--json", "one JSON document with every result instead of the lines")
+    .option("--junit <file>", "also write the results as JUnit XML")
+    .option("--restart-command <cmd>", "an executable (no shell, no arguments) that restarts the runtime (IDEM-AC-4)")
+    .option("--max-wait <seconds>", "longest wait for a state, a restart or a TTL (IDEM-AC-3)", positiveInt, 30)
+    .action(async (flags: ConformanceFlags) => {
+      const { conformanceCommand } = await import("./commands/conformance.js");
+      code = await conformanceCommand(flags, io);
+    });
+  conformance
+    .command("init")
+    .description("write the workspace the scenarios run on: the runner and its request files")
+    .argument("<dir>", "the workspace directory (created when missing)")
+    .action(async (dir: string) => {
+      const { conformanceInit } = await import("./commands/conformance.js");
+      code = await conformanceInit(dir, io);
     });
 
   program

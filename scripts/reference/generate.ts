@@ -2,6 +2,7 @@
 // `<!-- generated:NAME -->` and `<!-- /generated -->`. `npm run reference` rewrites them; a test fails when they differ.
 import { TABLE as V03 } from "../../src/a2a/v0_3/errors.js";
 import { TABLE as V10 } from "../../src/a2a/v1_0/errors.js";
+import { SCENARIOS } from "../../src/conformance/scenarios.js";
 import { envelopeJsonSchema } from "../../src/core/envelope/json-schema.js";
 import { HITL_REASONS } from "../../src/core/errors.js";
 import { DEFAULT_SETTLE_MS, PROMPT_MARKERS, PROMPT_WINDOW_BYTES } from "../../src/core/hitl/prompt.js";
@@ -96,6 +97,16 @@ const BLOCKS: Record<string, () => string> = {
     table(
       ["code", "meaning"],
       Object.entries(EXIT).map(([name, value]) => [code(value), EXIT_MEANINGS[name as keyof typeof EXIT]]),
+    ),
+  "conformance-scenarios": () =>
+    table(
+      ["id", "runs", "source", "checks"],
+      SCENARIOS.map((scenario) => [
+        code(scenario.id),
+        scenario.per === "each" ? "on each binding" : "once",
+        cell(scenario.source),
+        cell(scenario.title),
+      ]),
     ),
 };
 

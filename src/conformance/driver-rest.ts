@@ -1,0 +1,136 @@
+// The HTTP+JSON binding (A2A 1.0 §11): the routes below the interface URL, google.rpc.Status errors, SSE streams.
+
+import {
+  type Answer,
+  type CallOptions,
+  type Driver,
+  type DriverConfig,
+  detailsOf,
+  extensionsOf,
+  headerObject,
+  type Json,
+  type Op,
+  parseJson,
+  type StreamAnswer,
+  type StreamOp,
+  type StreamOptions,
+  type WireError,
+} from "./driver.js";
+import { brief, readSse, request } from "./http.js";
+
+function errorOf(status: number, text: string): WireError {
+  const body = parseJson(text);
+  const error = body.ok ? body.value?.error : undefined;
+  if (typeof error !== "object" || error === null)
+    return { httpStatus: status, message: `not a google.rpc.Status body: ${brief(text)}` };
+  return {
+    httpStatus: status,
+    ...(typeof error.status === "string" ? { status: error.status } : {}),
+    message: typeof error.message === "string" ? error.message : "",
+    ...detailsOf(error.details),
+  };
+}
+
+const path = (id: unknown) => encodeURIComponent(String(id));
+
+/** ListTasks' params as query parameters (camelCase, A2A 1.0 §11.3). */
+function query(params: Json): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params ?? {}))
+    if (value !== undefined && value !== null) search.set(name, String(value));
+  const text = search.toString();
+  return text === "" ? "" : `?${text}`;
+}
+
+export class RestDriver implements Driver {
+  readonly binding = "rest" as const;
+  readonly url: string;
+  readonly token: string | undefined;
+
+  constructor(private readonly config: DriverConfig) {
+    this.token = config.token;
+    this.url = config.url.replace(/\/+$/, "");
+  }
+
+  private headers(options: CallOptions, accept: string, body: boolean): Record<string, string> {
+    const headers: Record<string, string> = { Accept: accept, "A2A-Version": options.version ?? "1.0" };
+    if (body) headers["Content-Type"] = "application/json";
+    if (this.config.token !== undefined) headers.Authorization = `Bearer ${this.config.token}`;
+    const extensions = extensionsOf(this.config, options);
+    if (extensions !== undefined) headers["A2A-Extensions"] = extensions;
+    return headers;
+  }
+
+  private route(op: Op | StreamOp, params: Json): { method: string; path: string; body?: string } {
+    switch (op) {
+      case "SendMessage":
+        return { method: "POST", path: "/message:send", body: JSON.stringify(params) };
+      case "SendStreamingMessage":
+        return { method: "POST", path: "/message:stream", body: JSON.stringify(params) };
+      case "GetTask":
+        return {
+          method: "GET",
+          path: `/tasks/${path(params.id)}${params.historyLength === undefined ? "" : `?historyLength=${params.historyLength}`}`,
+        };
+      case "ListTasks":
+        return { method: "GET", path: `/tasks${query(params)}` };
+      case "CancelTask":
+        return { method: "POST", path: `/tasks/${path(params.id)}:cancel`, body: "{}" };
+      case "SubscribeToTask":
+        return { method: "POST", path: `/tasks/${path(params.id)}:subscribe`, body: "{}" };
+    }
+  }
+
+  async call(op: Op, params: Json, options: CallOptions = {}): Promise<Answer> {
+    const route = this.route(op, params);
+    const answer = await request(
+      this.url + route.path,
+      {
+        method: route.method,
+        headers: this.headers(options, "application/json", route.body !== undefined),
+        body: route.body,
+      },
+      this.config.timeoutMs,
+    );
+    const out: Answer = { status: answer.status, headers: headerObject(answer.headers), raw: answer.text };
+    if (answer.status !== 200) out.error = errorOf(answer.status, answer.text);
+    else {
+      const body = parseJson(answer.text);
+      if (body.ok) out.result = body.value;
+      else out.error = { httpStatus: 200, message: `not JSON (${body.problem}): ${brief(answer.text)}` };
+    }
+    return out;
+  }
+
+  async stream(op: StreamOp, params: Json, options: StreamOptions = {}): Promise<StreamAnswer> {
+    const route = this.route(op, params);
+    const items: Json[] = [];
+    const ids: (string | undefined)[] = [];
+    let error: WireError | undefined;
+    const read = await readSse(
+      this.url + route.path,
+      { method: route.method, headers: this.headers(options, "text/event-stream", true), body: route.body },
+      this.config.timeoutMs,
+      (event) => {
+        const data = parseJson(event.data);
+        if (!data.ok) {
+          error = { message: `an event that is not JSON: ${brief(event.data)}` };
+          return true;
+        }
+        if (event.event === "error" || data.value?.error !== undefined) {
+          error = errorOf(200, event.data);
+          return true;
+        }
+        items.push(data.value);
+        ids.push(event.id);
+        return options.until?.(items) ?? false;
+      },
+    );
+    const out: StreamAnswer = { status: read.status, headers: headerObject(read.headers), items, ids };
+    if (read.text !== undefined) out.error = errorOf(read.status, read.text);
+    else if (error) out.error = error;
+    return out;
+  }
+
+  close(): void {}
+}
