@@ -153,11 +153,6 @@ export function listRequestOf(params: unknown, stateOf: (name: string) => TaskSt
   return request;
 }
 
-/** A message whose metadata carries `hitl_response_for` answers a prompt (CONTRACT section 4). */
-export function carriesAnswer(message: unknown): boolean {
-  return isRecord(message) && isRecord(message.metadata) && "hitl_response_for" in message.metadata;
-}
-
 /** The fields each object of a send request has in a family (A2A 0.3 MessageSendParams, 1.0 SendMessageRequest). */
 export interface SendFields {
   params: readonly string[];

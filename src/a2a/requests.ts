@@ -1,10 +1,17 @@
 // Requests as the service takes them, decoded from either protocol version by its codec.
+import type { SendInput } from "../core/envelope/envelope.js";
+import type { Problem } from "../core/envelope/problems.js";
 import type { ListQuery } from "../core/task/list-query.js";
 import type { ConfigRequest } from "./push/config-wire.js";
 
-export interface SendRequest {
-  /** MessageSendParams in the core's message shape; problems point into the request's `params`. */
-  params: Record<string, unknown>;
+/**
+ * A send as the service takes it from either family's codec: the core's `SendInput` (the message in the core's
+ * shape, the request's metadata) and the send's configuration named for what it means; no wire object of either
+ * family.
+ */
+export interface SendRequest extends SendInput {
+  /** What the codec found wrong in the send's own fields (0.3 `configuration`), refused with the message's problems. */
+  problems: Problem[];
   /** Activated extensions that this runtime recognises. */
   extensions: string[];
   /** Answer at once instead of when the task ends or needs input. */

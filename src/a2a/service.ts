@@ -1,14 +1,14 @@
 // The A2A operations, transport-free: decoded requests in, domain results out, streams as async iterables, errors as
 // core errors. Each protocol version's codec and each binding (stdio, HTTP) sit in front of this one service.
 
-import { analyzeSendParams } from "../core/envelope/envelope.js";
+import { analyzeSend } from "../core/envelope/envelope.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
+import { carriesAnswer } from "../core/hitl/answer-message.js";
 import type { Dispatcher, TaskView } from "../core/task/dispatcher.js";
 import type { ListPage } from "../core/task/list-query.js";
 import { isTerminal } from "../core/task/task.js";
 import { HITL_URI } from "../core/uris.js";
-import { carriesAnswer } from "./decode.js";
 import type { PreparedConfig, PushService } from "./push/push-service.js";
 import type { GetRequest, ListRequest, SendRequest } from "./requests.js";
 import { type StopRule, stopsAt, TaskStream } from "./task-stream.js";
@@ -81,7 +81,7 @@ export class A2aService {
 
   private submit(request: SendRequest, push?: PreparedConfig): TaskView {
     const task = this.dispatcher.submit({
-      analysis: analyzeSendParams(request.params),
+      analysis: analyzeSend(request, request.problems),
       hitlActivated: request.extensions.includes(HITL_URI),
       extensions: request.extensions,
     });
@@ -105,7 +105,7 @@ export class A2aService {
 
   /** The task after delivering the answer the message carries, or undefined when it carries none. */
   private async answerIn(request: SendRequest): Promise<TaskView | undefined> {
-    const message = request.params.message;
+    const message = request.message;
     if (!isRecord(message)) return undefined;
     if (carriesAnswer(message)) {
       return this.dispatcher.answer({

@@ -3,7 +3,7 @@
 
 import * as v from "valibot";
 import { invalidParams, PageSize, parseParams } from "../a2a/decode.js";
-import { config03, config10, requireParams, taskIdOf } from "../a2a/push/config-wire.js";
+import { config03, config10, configRequestOf, requireParams, taskIdOf } from "../a2a/push/config-wire.js";
 import type { PushService } from "../a2a/push/push-service.js";
 import type { A2aService } from "../a2a/service.js";
 import { CoreError } from "../core/errors.js";
@@ -74,15 +74,21 @@ export const PUSH_OPERATIONS: readonly OperationEntry[] = [
       run: async ({ service }, params) => {
         const object = requireParams(params, "0.3");
         const taskId = taskIdOf(object, "taskId");
-        const inner = object.pushNotificationConfig;
-        return config03(await pushOf(service).create(taskId, inner, "0.3", "/pushNotificationConfig"));
+        const push = pushOf(service);
+        const path = "/pushNotificationConfig";
+        service.head(taskId); // an unknown task is refused before its config is read
+        const config = configRequestOf(object.pushNotificationConfig, path, "0.3");
+        return config03(await push.create(taskId, config, "0.3", path));
       },
     },
     "1.0": {
       name: "CreateTaskPushNotificationConfig",
       run: async ({ service }, params) => {
         const object = requireParams(params, "1.0");
-        return config10(await pushOf(service).create(taskIdOf(object, "taskId"), object, "1.0", ""));
+        const push = pushOf(service);
+        const taskId = taskIdOf(object, "taskId");
+        service.head(taskId); // an unknown task is refused before its config is read
+        return config10(await push.create(taskId, configRequestOf(object, "", "1.0"), "1.0", ""));
       },
     },
   },

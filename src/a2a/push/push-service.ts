@@ -1,7 +1,7 @@
 // Push notifications (CONTRACT 9.3), transport-free: the config methods (create, get, list, delete, and configs
 // given inline with a send) over the store's configs, and one deliverer per config that follows its task. Every
-// config's checks run before anything is kept: its fields (config-wire.ts; a send's inline config by its codec),
-// then its URL's host (webhook-hosts.ts).
+// config's checks run before anything is kept: its fields (config-wire.ts, decoded by the send's codec or the config
+// operation's entry, src/operations/push-operations.ts), then its URL's host (webhook-hosts.ts).
 import { randomUUID } from "node:crypto";
 import { CoreError } from "../../core/errors.js";
 import type { PushConfigRecord, PushConfigStore } from "../../core/push-configs.js";
@@ -9,7 +9,7 @@ import type { Dispatcher } from "../../core/task/dispatcher.js";
 import { taskIdOf } from "../../core/task/events.js";
 import { isTerminal } from "../../core/task/task.js";
 import { invalidParams } from "../decode.js";
-import { type ConfigRequest, configRequestOf, type Family } from "./config-wire.js";
+import type { ConfigRequest, Family } from "./config-wire.js";
 import { Deliverer, type DeliveryOptions } from "./deliverer.js";
 import { type CheckedUrl, WebhookHosts, WebhookRefused } from "./webhook-hosts.js";
 
@@ -75,10 +75,10 @@ export class PushService {
     }
   }
 
-  /** CreateTaskPushNotificationConfig / tasks/pushNotificationConfig/set. */
-  async create(taskId: string, value: unknown, family: Family, path: string): Promise<PushConfigRecord> {
+  /** CreateTaskPushNotificationConfig / tasks/pushNotificationConfig/set: the config decoded by its family's operation. */
+  async create(taskId: string, request: ConfigRequest, family: Family, path: string): Promise<PushConfigRecord> {
     this.dispatcher.get(taskId, false);
-    const prepared = await this.prepare(configRequestOf(value, path, family), family, path);
+    const prepared = await this.prepare(request, family, path);
     return this.attach(taskId, prepared);
   }
 

@@ -1,9 +1,10 @@
 // A2A 0.3 params → the service's requests (CONTRACT 5.3).
 
+import { configurationProblems } from "../../core/envelope/envelope.js";
 import { isRecord } from "../../core/envelope/json-value.js";
-import { checkAnswerMessage } from "../../core/hitl/answer-message.js";
+import { carriesAnswer, checkAnswerMessage } from "../../core/hitl/answer-message.js";
 import { TASK_STATES, type TaskState } from "../../core/task/task.js";
-import { carriesAnswer, decodedSend, listRequestOf, type SendFields, type SendObjects } from "../decode.js";
+import { decodedSend, listRequestOf, type SendFields, type SendObjects } from "../decode.js";
 import { configRequestOf } from "../push/config-wire.js";
 import type { DecodedSend, ListRequest, SendRequest } from "../requests.js";
 import { activatedExtensions } from "../service-params.js";
@@ -31,7 +32,9 @@ function requestOf({ params: object }: SendObjects): SendRequest {
   if (carriesAnswer(object.message)) checkAnswerMessage(object.message, "user");
   const configuration = (object.configuration ?? {}) as Record<string, unknown>;
   const request: SendRequest = {
-    params: object,
+    message: object.message,
+    metadata: object.metadata,
+    problems: configurationProblems(object.configuration),
     extensions: activatedExtensions(object),
     returnImmediately: configuration.blocking === false,
   };

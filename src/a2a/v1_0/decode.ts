@@ -2,11 +2,10 @@
 // and 1.0 messages turned into the core's message shape (pointers stay the same: message/parts/N).
 
 import { isRecord } from "../../core/envelope/json-value.js";
-import { checkAnswerMessage } from "../../core/hitl/answer-message.js";
+import { carriesAnswer, checkAnswerMessage } from "../../core/hitl/answer-message.js";
 import type { TaskState } from "../../core/task/task.js";
 import {
   camelKeys,
-  carriesAnswer,
   decodedSend,
   getRequestOf,
   invalidParams,
@@ -83,11 +82,10 @@ function objectsOf(params: Record<string, unknown>): SendObjects {
 function requestOf({ params, message, parts, configuration: given }: SendObjects): SendRequest {
   if (carriesAnswer(params.message)) checkAnswerMessage(params.message, "ROLE_USER");
   const configuration = isRecord(given) ? given : {};
-  const translated: Record<string, unknown> = { ...params, message: coreMessage(message, parts) };
-  // The core reads 0.3 configuration; 1.0's returnImmediately is read here.
-  delete translated.configuration;
   const request: SendRequest = {
-    params: translated,
+    message: coreMessage(message, parts),
+    metadata: params.metadata,
+    problems: [],
     extensions: activatedExtensions(params),
     returnImmediately: configuration.returnImmediately === true,
   };

@@ -210,6 +210,34 @@ export const MessageSchema = v.looseObject({
 
 export type Message = v.InferOutput<typeof MessageSchema>;
 
+/** How a send in a file (shape A, an A2A 0.3 MessageSendParams) is answered: its `configuration`. */
+export const SendConfigurationSchema = v.optional(
+  v.pipe(
+    v.looseObject({
+      blocking: v.optional(
+        v.pipe(
+          v.boolean(),
+          about("Blocking", "Wait for the task to end (or need input) before answering.", [true, false], {
+            default: true,
+          }),
+        ),
+      ),
+      historyLength: v.optional(
+        v.pipe(
+          v.number(),
+          v.integer(),
+          v.minValue(0),
+          about("History length", "How many messages of the task's history to return; absent: all.", [0, 10]),
+        ),
+      ),
+      acceptedOutputModes: v.optional(
+        v.pipe(v.array(v.string()), about("Accepted output modes", "MIME types the client accepts.", [["text/plain"]])),
+      ),
+    }),
+    about("Configuration", "How the send is answered.", [{ blocking: false }]),
+  ),
+);
+
 export const SendParamsSchema = v.looseObject({
   message: v.pipe(
     MessageSchema,
@@ -217,35 +245,7 @@ export const SendParamsSchema = v.looseObject({
       { role: "user", parts: [{ kind: "text", text: "Run the bounded plan adapter." }] },
     ]),
   ),
-  configuration: v.optional(
-    v.pipe(
-      v.looseObject({
-        blocking: v.optional(
-          v.pipe(
-            v.boolean(),
-            about("Blocking", "Wait for the task to end (or need input) before answering.", [true, false], {
-              default: true,
-            }),
-          ),
-        ),
-        historyLength: v.optional(
-          v.pipe(
-            v.number(),
-            v.integer(),
-            v.minValue(0),
-            about("History length", "How many messages of the task's history to return; absent: all.", [0, 10]),
-          ),
-        ),
-        acceptedOutputModes: v.optional(
-          v.pipe(
-            v.array(v.string()),
-            about("Accepted output modes", "MIME types the client accepts.", [["text/plain"]]),
-          ),
-        ),
-      }),
-      about("Configuration", "How the send is answered.", [{ blocking: false }]),
-    ),
-  ),
+  configuration: SendConfigurationSchema,
   metadata: v.optional(MetadataSchema),
 });
 

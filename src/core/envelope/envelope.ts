@@ -8,6 +8,7 @@ import {
   type Message,
   MessageSchema,
   SchemaKeySchema,
+  SendConfigurationSchema,
   SendParamsSchema,
 } from "./envelope-schema.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
@@ -108,35 +109,74 @@ function misplacedEnvelopeFields(value: Record<string, unknown>, shape: "send-pa
     }));
 }
 
-/** Analyses A2A MessageSendParams: what `message/send` carries and shape A of a file. */
+/**
+ * What the core reads of a send (src/a2a/requests.ts's SendRequest holds it, made by each family's codec): the
+ * message in the core's shape and the request's own metadata, as sent, so that every problem points where the
+ * client wrote it (`/message/...`, `/metadata/...`).
+ */
+export interface SendInput {
+  message: unknown;
+  metadata: unknown;
+}
+
+/** The core's fields of a send as one schema (a send's own fields, such as its configuration, are its codec's). */
+const SendInputSchema = v.looseObject({
+  message: SendParamsSchema.entries.message,
+  metadata: SendParamsSchema.entries.metadata,
+});
+
+/** What is wrong with a file's send `configuration` (shape A), with pointers under /configuration. */
+export function configurationProblems(configuration: unknown): Problem[] {
+  const parsed = v.safeParse(SendConfigurationSchema, configuration);
+  return parsed.success ? [] : problemsFromIssues(parsed.issues, "/configuration");
+}
+
+/** Analyses A2A MessageSendParams: shape A of a file. */
 export function analyzeSendParams(value: unknown): Analysis {
-  const parsed = v.safeParse(SendParamsSchema, value);
-  const errors = parsed.success ? [] : problemsFromIssues(parsed.issues, "");
-  if (!isRecord(value)) return invalid(errors);
-  const message = isRecord(value.message) ? value.message : {};
-  const inMessage = envelopeAt(message.metadata);
-  const inParams = envelopeAt(value.metadata);
+  if (!isRecord(value)) {
+    const parsed = v.safeParse(SendParamsSchema, value);
+    return invalid(parsed.success ? [] : problemsFromIssues(parsed.issues, ""));
+  }
+  return analyzeSend({ message: value.message, metadata: value.metadata }, configurationProblems(value.configuration));
+}
+
+/**
+ * Analyses a send as the core reads it. `sendProblems` are what the codec found wrong in the send's own fields
+ * (its configuration): reported after the message's problems and before the metadata's, where a file's are.
+ */
+export function analyzeSend(input: SendInput, sendProblems: readonly Problem[] = []): Analysis {
+  const parsed = v.safeParse(SendInputSchema, { message: input.message, metadata: input.metadata });
+  const found = parsed.success ? [] : problemsFromIssues(parsed.issues, "");
+  const inMessage = (problem: Problem) => problem.path === "/message" || problem.path.startsWith("/message/");
+  const errors = [...found.filter(inMessage), ...sendProblems, ...found.filter((problem) => !inMessage(problem))];
+  const valid = parsed.success && sendProblems.length === 0;
+  const message = isRecord(input.message) ? input.message : {};
+  const inMessageMetadata = envelopeAt(message.metadata);
+  const inParams = envelopeAt(input.metadata);
   const messagePath = joinPointer("/message/metadata", ADAPTER_URI);
   const paramsPath = joinPointer("/metadata", ADAPTER_URI);
   const mismatches = [
     ...keyMismatches(message.metadata, "/message/metadata"),
-    ...keyMismatches(value.metadata, "/metadata"),
+    ...keyMismatches(input.metadata, "/metadata"),
   ];
   errors.push(...mismatches);
-  if (inMessage.present && inParams.present && !sameJson(inMessage.value, inParams.value)) {
+  if (inMessageMetadata.present && inParams.present && !sameJson(inMessageMetadata.value, inParams.value)) {
     errors.push({
       path: paramsPath,
       code: "envelope_conflict",
       message: `expected one envelope, found two that differ (here and at ${messagePath})`,
     });
   }
-  if (inMessage.present || inParams.present) {
-    const [raw, path] = inMessage.present ? [inMessage.value, messagePath] : [inParams.value, paramsPath];
-    errors.push(...startLimitProblems(value.message, "/message"));
-    return withEnvelope(raw, path, errors, parsed.success ? parsed.output.message : undefined);
+  const checked = valid && parsed.success ? parsed.output.message : undefined;
+  if (inMessageMetadata.present || inParams.present) {
+    const [raw, path] = inMessageMetadata.present
+      ? [inMessageMetadata.value, messagePath]
+      : [inParams.value, paramsPath];
+    errors.push(...startLimitProblems(input.message, "/message"));
+    return withEnvelope(raw, path, errors, checked);
   }
   if (mismatches.length > 0) return invalid(errors, "adapter-command");
-  return echo(parsed.success ? parsed.output.message : undefined, value.message, "/message", errors);
+  return echo(checked, input.message, "/message", errors);
 }
 
 function analyzeMessage(value: Record<string, unknown>): Analysis {

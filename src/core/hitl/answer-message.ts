@@ -59,6 +59,11 @@ export function answerMessageErrors(message: unknown, userRole: string): ParamEr
   return errors;
 }
 
+/** A message in the core's shape whose metadata carries `hitl_response_for` answers a prompt (CONTRACT section 4). */
+export function carriesAnswer(message: unknown): boolean {
+  return isRecord(message) && isRecord(message.metadata) && "hitl_response_for" in message.metadata;
+}
+
 /** Throws invalid params when `message` cannot carry an answer; see answerMessageErrors. */
 export function checkAnswerMessage(message: unknown, userRole: string): void {
   const errors = answerMessageErrors(message, userRole);
