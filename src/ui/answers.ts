@@ -142,7 +142,11 @@ export function answerPrompts(
         if (more && openPrompt(dispatcher, taskId)) run();
       });
   };
-  return dispatcher.subscribe((event) => {
+  const stop = dispatcher.subscribe((event) => {
     if (event.type === "status" && event.task.id === taskId && event.task.state === "input-required") run();
   });
+  // A prompt already open is answered too: a remote task's next event can arrive before this subscribes (its stream
+  // is read on), and a task being watched may be waiting at a prompt already.
+  if (openPrompt(dispatcher, taskId)) run();
+  return stop;
 }

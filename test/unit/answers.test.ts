@@ -8,7 +8,7 @@ import { analyzeInput } from "../../src/core/envelope/envelope.js";
 import { CoreError, type HitlReason } from "../../src/core/errors.js";
 import { Dispatcher } from "../../src/core/task/dispatcher.js";
 import { MemoryStore } from "../../src/store/memory.js";
-import { AnswerSource, describeRefusal, sendAnswer } from "../../src/ui/answers.js";
+import { AnswerSource, answerPrompts, describeRefusal, sendAnswer } from "../../src/ui/answers.js";
 
 const WORKSPACE = fileURLToPath(new URL("../fixtures/workspace", import.meta.url));
 const dispatcher = new Dispatcher({ store: new MemoryStore(), workspace: WORKSPACE, settleMs: 50 });
@@ -25,6 +25,27 @@ function start(workingDir: string) {
   });
   return dispatcher.submit({ analysis, hitlActivated: true }).id;
 }
+
+describe("answerPrompts", () => {
+  it("answers a prompt that was already open when it began (a task followed late, or watched at its prompt)", async () => {
+    const id = start("ask-text");
+    await dispatcher.until(id, (task) => task.state === "input-required");
+    const answered: string[] = [];
+    const stop = answerPrompts(dispatcher, id, new AnswerSource(["Ann"], undefined), {
+      answered: (_prompt, text) => answered.push(text),
+      refused: (_prompt, reason) => assert.fail(reason),
+      exhausted: () => assert.fail("an answer was given"),
+    });
+    try {
+      await dispatcher.settled(id);
+    } finally {
+      stop();
+    }
+    assert.deepEqual(answered, ["Ann"]);
+    const ended = dispatcher.get(id);
+    assert.match(ended.output?.stdout.chunks.map((chunk) => chunk.text).join("") ?? "", /got "Ann"/);
+  });
+});
 
 describe("sendAnswer", () => {
   it("delivers the text to the open prompt and names it", async () => {
