@@ -6,7 +6,6 @@ import {
   type Driver,
   type DriverConfig,
   detailsOf,
-  extensionsOf,
   headerObject,
   type Json,
   type Op,
@@ -16,7 +15,8 @@ import {
   type StreamOptions,
   type WireError,
 } from "./driver.js";
-import { brief, readSse, request } from "./http.js";
+import { commonHeaders, readStream } from "./driver-http.js";
+import { brief, request } from "./http.js";
 
 let nextId = 1;
 
@@ -42,14 +42,7 @@ export class JsonRpcDriver implements Driver {
   }
 
   private init(method: string, params: Json, options: CallOptions, accept: string): RequestInit {
-    const headers: Record<string, string> = {
-      "Content-Type": "application/json",
-      Accept: accept,
-      "A2A-Version": options.version ?? "1.0",
-    };
-    if (this.config.token !== undefined) headers.Authorization = `Bearer ${this.config.token}`;
-    const extensions = extensionsOf(this.config, options);
-    if (extensions !== undefined) headers["A2A-Extensions"] = extensions;
+    const headers = { "Content-Type": "application/json", ...commonHeaders(this.config, options, accept) };
     const id = options.jsonrpcId ?? nextId++;
     return { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) };
   }
@@ -76,38 +69,20 @@ export class JsonRpcDriver implements Driver {
     return out;
   }
 
-  async stream(op: StreamOp, params: Json, options: StreamOptions = {}): Promise<StreamAnswer> {
-    const items: Json[] = [];
-    const ids: (string | undefined)[] = [];
-    let error: WireError | undefined;
-    const read = await readSse(
+  stream(op: StreamOp, params: Json, options: StreamOptions = {}): Promise<StreamAnswer> {
+    return readStream(
       this.url,
       this.init(op, params, options, "text/event-stream"),
-      this.config.timeoutMs,
-      (event) => {
-        const data = parseJson(event.data);
-        if (!data.ok) {
-          error = { message: `an event that is not JSON: ${brief(event.data)}` };
-          return true;
-        }
-        if (data.value?.error !== undefined) {
-          error = errorOf(data.value.error, 200);
-          return true;
-        }
-        items.push(data.value?.result);
-        ids.push(event.id);
-        return options.until?.(items) ?? false;
+      this.config,
+      options,
+      (_event, value) => (value?.error !== undefined ? { error: errorOf(value.error, 200) } : { item: value?.result }),
+      (status, text) => {
+        const call = parseJson(text);
+        return call.ok && call.value?.error
+          ? errorOf(call.value.error, status)
+          : { httpStatus: status, message: `not a stream: ${brief(text)}` };
       },
     );
-    const out: StreamAnswer = { status: read.status, headers: headerObject(read.headers), items, ids };
-    if (read.text !== undefined) {
-      const call = parseJson(read.text);
-      out.error =
-        call.ok && call.value?.error
-          ? errorOf(call.value.error, read.status)
-          : { httpStatus: read.status, message: `not a stream: ${brief(read.text)}` };
-    } else if (error) out.error = error;
-    return out;
   }
 
   close(): void {}

@@ -6,7 +6,6 @@ import {
   type Driver,
   type DriverConfig,
   detailsOf,
-  extensionsOf,
   headerObject,
   type Json,
   type Op,
@@ -16,7 +15,8 @@ import {
   type StreamOptions,
   type WireError,
 } from "./driver.js";
-import { brief, readSse, request } from "./http.js";
+import { commonHeaders, readStream } from "./driver-http.js";
+import { brief, request } from "./http.js";
 
 function errorOf(status: number, text: string): WireError {
   const body = parseJson(text);
@@ -53,11 +53,8 @@ export class RestDriver implements Driver {
   }
 
   private headers(options: CallOptions, accept: string, body: boolean): Record<string, string> {
-    const headers: Record<string, string> = { Accept: accept, "A2A-Version": options.version ?? "1.0" };
+    const headers = commonHeaders(this.config, options, accept);
     if (body) headers["Content-Type"] = "application/json";
-    if (this.config.token !== undefined) headers.Authorization = `Bearer ${this.config.token}`;
-    const extensions = extensionsOf(this.config, options);
-    if (extensions !== undefined) headers["A2A-Extensions"] = extensions;
     return headers;
   }
 
@@ -102,34 +99,17 @@ export class RestDriver implements Driver {
     return out;
   }
 
-  async stream(op: StreamOp, params: Json, options: StreamOptions = {}): Promise<StreamAnswer> {
+  stream(op: StreamOp, params: Json, options: StreamOptions = {}): Promise<StreamAnswer> {
     const route = this.route(op, params);
-    const items: Json[] = [];
-    const ids: (string | undefined)[] = [];
-    let error: WireError | undefined;
-    const read = await readSse(
+    return readStream(
       this.url + route.path,
       { method: route.method, headers: this.headers(options, "text/event-stream", true), body: route.body },
-      this.config.timeoutMs,
-      (event) => {
-        const data = parseJson(event.data);
-        if (!data.ok) {
-          error = { message: `an event that is not JSON: ${brief(event.data)}` };
-          return true;
-        }
-        if (event.event === "error" || data.value?.error !== undefined) {
-          error = errorOf(200, event.data);
-          return true;
-        }
-        items.push(data.value);
-        ids.push(event.id);
-        return options.until?.(items) ?? false;
-      },
+      this.config,
+      options,
+      (event, value) =>
+        event.event === "error" || value?.error !== undefined ? { error: errorOf(200, event.data) } : { item: value },
+      errorOf,
     );
-    const out: StreamAnswer = { status: read.status, headers: headerObject(read.headers), items, ids };
-    if (read.text !== undefined) out.error = errorOf(read.status, read.text);
-    else if (error) out.error = error;
-    return out;
   }
 
   close(): void {}
