@@ -14,7 +14,7 @@ import {
   shown,
   stateOf,
   taskOf,
-  waitFor,
+  waitEnded,
 } from "./messages.js";
 import { expect, Mismatch, type Scenario, type ScenarioContext } from "./scenario.js";
 import { ADAPTER } from "./uris.js";
@@ -26,7 +26,7 @@ const SEED = "adapter-command/v1 seed";
 export const failKindOf = (task: Json): unknown => task?.metadata?.[ADAPTER]?.fail_kind ?? task?.status?.fail_kind;
 
 async function ended(ctx: ScenarioContext, task: Json): Promise<Json> {
-  return ENDED.has(stateOf(task)) ? task : waitFor(ctx, task.id, (t) => ENDED.has(stateOf(t)), "a terminal state");
+  return ENDED.has(stateOf(task)) ? task : waitEnded(ctx, task.id, "a terminal state");
 }
 
 /** Sends `env` and requires it refused: an error, or a task that fails; never a success (the seed: "must not be downgraded to echo success"). */

@@ -6,7 +6,6 @@ import {
   allOutput,
   answerParams,
   cancelQuietly,
-  ENDED,
   envelope,
   HITL_ON,
   promptOf,
@@ -15,6 +14,7 @@ import {
   shown,
   stateOf,
   taskOf,
+  waitEnded,
   waitFor,
 } from "./messages.js";
 import { expect, Mismatch, type Scenario, type ScenarioContext } from "./scenario.js";
@@ -162,7 +162,7 @@ export const HITL_SCENARIOS: Scenario[] = [
       withPrompt(ctx, "ask", async (p) => {
         const answer = await reply(ctx, p, p.prompt.prompt_id, { text: "y" }, true);
         expect(!answer.error, "the answer accepted (200 or a JSON-RPC success)", () => shown(answer));
-        const done = await waitFor(ctx, p.task.id, (task) => ENDED.has(stateOf(task)), "the task ended");
+        const done = await waitEnded(ctx, p.task.id);
         expect(stateOf(done) === STATE.completed, STATE.completed, () => stateOf(done));
       }),
   },
@@ -291,7 +291,7 @@ export const HITL_SCENARIOS: Scenario[] = [
     run: (ctx) =>
       withPrompt(ctx, "ask-linger", async (p) => {
         await expectAccepted(ctx, p, "conformance answer");
-        const done = await waitFor(ctx, p.task.id, (task) => ENDED.has(stateOf(task)), "the task ended");
+        const done = await waitEnded(ctx, p.task.id);
         const line = `received=${JSON.stringify("conformance answer\n")}`;
         expect(allOutput(done).includes(line), line, () => brief(allOutput(done)));
       }),

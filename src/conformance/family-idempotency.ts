@@ -8,7 +8,6 @@ import {
   allOutput,
   answerParams,
   cancelQuietly,
-  ENDED,
   envelope,
   promptOf,
   STATE,
@@ -16,7 +15,7 @@ import {
   shown,
   stateOf,
   taskOf,
-  waitFor,
+  waitEnded,
 } from "./messages.js";
 import { expect, type Scenario, type ScenarioContext, Skip } from "./scenario.js";
 import { HITL, IDEMPOTENCY } from "./uris.js";
@@ -110,7 +109,7 @@ export const IDEM_SCENARIOS: Scenario[] = [
       const [first, again, options] = await sendTwice(ctx, params);
       expectReplay(first, again, "the retry while it runs");
       const task = taskOf(first.result);
-      await waitFor(ctx, task.id, (t) => ENDED.has(stateOf(t)), "the task ended");
+      await waitEnded(ctx, task.id);
       expectReplay(first, await send(ctx, params, options), "the retry after it ended");
       await expectOneTask(ctx, contextId);
     },
@@ -129,7 +128,7 @@ export const IDEM_SCENARIOS: Scenario[] = [
         const params = answerParams(task, promptOf(task).prompt_id, { text: "y" });
         const [first, again] = await sendTwice(ctx, params, [HITL]);
         expectReplay(first, again, "the retried answer");
-        const done = await waitFor(ctx, task.id, (t) => ENDED.has(stateOf(t)), "the task ended");
+        const done = await waitEnded(ctx, task.id);
         const reads = allOutput(done).split("received=").length - 1;
         expect(
           reads === 1,

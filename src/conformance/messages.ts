@@ -129,6 +129,11 @@ export async function waitFor(
   }
 }
 
+/** GetTask until the task is in a terminal state. */
+export function waitEnded(ctx: ScenarioContext, id: string, what = "the task ended"): Promise<Json> {
+  return waitFor(ctx, id, (task) => ENDED.has(stateOf(task)), what);
+}
+
 /** Cancels a task a scenario left running, quietly (cleanup). */
 export async function cancelQuietly(ctx: ScenarioContext, id: unknown): Promise<void> {
   if (typeof id === "string") await ctx.driver.call("CancelTask", { id }).catch(() => {});
