@@ -1,13 +1,12 @@
 // Core records → A2A 0.3 wire objects (Task, events). Shared by the 0.3 methods of every binding and `run --json`.
 
-import { promptEnvelope } from "../../core/hitl/hitl.js";
 import type { DispatcherEvent } from "../../core/task/dispatcher.js";
 import type { StreamName } from "../../core/task/output-log.js";
 import { isTerminal } from "../../core/task/task.js";
 import type { StreamView, TaskView } from "../../core/task/task-record.js";
-import { HITL_URI } from "../../core/uris.js";
 import { historyOf } from "../history.js";
 import type { TaskOptions } from "../requests.js";
+import { statusMessageOf } from "../status-message.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
 
 export interface WireTextPart {
@@ -71,27 +70,17 @@ export type WireEvent =
 
 function taskStatusOf(task: TaskView): WireStatus {
   const status: WireStatus = { state: task.state, timestamp: task.updatedAt };
-  if (task.state === "input-required" && task.prompt) {
+  const said = statusMessageOf(task);
+  if (said)
     status.message = {
       kind: "message",
-      messageId: task.prompt.id,
+      messageId: said.messageId,
       role: "agent",
-      parts: [{ kind: "text", text: task.prompt.text }],
+      parts: [{ kind: "text", text: said.text }],
       taskId: task.id,
       contextId: task.contextId,
-      metadata: { [HITL_URI]: promptEnvelope(task.prompt) },
-      extensions: [HITL_URI],
+      ...said.hitl,
     };
-  } else if (task.statusText) {
-    status.message = {
-      kind: "message",
-      messageId: `${task.id}-${task.state}`,
-      role: "agent",
-      parts: [{ kind: "text", text: task.statusText }],
-      taskId: task.id,
-      contextId: task.contextId,
-    };
-  }
   if (task.state === "failed" && task.failKind) status.fail_kind = task.failKind;
   return status;
 }

@@ -1,14 +1,13 @@
 // Core records → A2A 1.0 wire objects (ProtoJSON: camelCase, enum names, no `kind`): Task, Message, StreamResponse.
 
 import { isRecord } from "../../core/envelope/json-value.js";
-import { promptEnvelope } from "../../core/hitl/hitl.js";
 import type { DispatcherEvent } from "../../core/task/events.js";
 import type { StreamName } from "../../core/task/output-log.js";
 import type { TaskState } from "../../core/task/task.js";
 import type { StreamView, TaskView } from "../../core/task/task-record.js";
-import { HITL_URI } from "../../core/uris.js";
 import { type HistoryEntry, historyOf } from "../history.js";
 import type { TaskOptions } from "../requests.js";
+import { statusMessageOf } from "../status-message.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
 
 export const STATE_NAMES: Record<TaskState, string> = {
@@ -72,25 +71,16 @@ export type StreamResponse1 =
 
 function taskStatusOf(task: TaskView): Status1 {
   const status: Status1 = { state: STATE_NAMES[task.state], timestamp: task.updatedAt };
-  if (task.state === "input-required" && task.prompt) {
+  const said = statusMessageOf(task);
+  if (said)
     status.message = {
-      messageId: task.prompt.id,
+      messageId: said.messageId,
       role: "ROLE_AGENT",
-      parts: [{ text: task.prompt.text }],
+      parts: [{ text: said.text }],
       taskId: task.id,
       contextId: task.contextId,
-      metadata: { [HITL_URI]: promptEnvelope(task.prompt) },
-      extensions: [HITL_URI],
+      ...said.hitl,
     };
-  } else if (task.statusText) {
-    status.message = {
-      messageId: `${task.id}-${task.state}`,
-      role: "ROLE_AGENT",
-      parts: [{ text: task.statusText }],
-      taskId: task.id,
-      contextId: task.contextId,
-    };
-  }
   return status;
 }
 
