@@ -4,28 +4,13 @@ import { resolve } from "node:path";
 import type { Dispatcher } from "../core/task/dispatcher.js";
 import { EXIT } from "../exit-codes.js";
 import type { Io } from "../io/io.js";
-import { createServeRoot } from "../serve/serve-root.js";
+import { createServeRoot, type ServeRootOptions } from "../serve/serve-root.js";
 import { openStdioBinding } from "./binding.js";
 import type { StdioConnection } from "./connection.js";
 import type { StdioTransport } from "./transport.js";
 
-export interface ServeOptions {
-  workspace: string;
-  instance?: string;
-  maxConcurrent: number;
-  stateDir?: string;
-  keepTasks?: number;
-  keepBytes?: number;
-  maxLineBytes?: number;
-  settleMs?: number;
-  maxOutputBytes?: number;
-  version: string;
-  allowWebhookHost?: string[];
-  pushTimeoutMs?: number;
-  requireExtensions?: boolean;
-  idempotencyTtlSeconds?: number;
-  signingKey?: string;
-}
+/** The serve root's options less the HTTP ones: the binding is stdio. */
+export type ServeOptions = Omit<ServeRootOptions, "binding" | "maxBodyBytes" | "grpcPort">;
 
 // With the 1 s the binary allows for open handles after that, the bridge exits within the 5 s of CONTRACT 5.5.
 const SHUTDOWN_LIMIT_MS = 3500;
