@@ -4,7 +4,7 @@
 // requests"). Past the gate, a value nests at most MAX_NESTING levels below its params, so whatever walks it later
 // (JSON.stringify included) cannot overflow the stack.
 import { isUtf8 } from "node:buffer";
-import { JsonTree } from "../core/envelope/json-document.js";
+import { JsonTree, membersParsed } from "../core/envelope/json-document.js";
 import { isRecord, MAX_NESTING } from "../core/envelope/json-value.js";
 import type { Problem } from "../core/envelope/problems.js";
 
@@ -257,24 +257,4 @@ function scan(text: string): { deepest: number; members: number } {
     else if (code === 0x3a) members++;
   }
   return { deepest, members };
-}
-
-/** How many keys the objects of a parsed value hold (a repeated key counts once: JSON.parse kept the last). */
-function membersParsed(value: unknown): number {
-  let count = 0;
-  const stack = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item !== "object" || item === null) continue;
-    if (Array.isArray(item)) {
-      for (const child of item) if (typeof child === "object" && child !== null) stack.push(child);
-    } else {
-      for (const key in item) {
-        count++;
-        const child = (item as Record<string, unknown>)[key];
-        if (typeof child === "object" && child !== null) stack.push(child);
-      }
-    }
-  }
-  return count;
 }

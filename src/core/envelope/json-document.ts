@@ -64,14 +64,21 @@ function membersWritten(text: string): number {
 }
 
 /** How many keys the objects of a parsed value hold (a repeated key counts once: JSON.parse kept the last). */
-function membersParsed(value: unknown): number {
+export function membersParsed(value: unknown): number {
   let count = 0;
   const stack = [value];
   while (stack.length > 0) {
     const item = stack.pop();
     if (typeof item !== "object" || item === null) continue;
-    if (!Array.isArray(item)) count += Object.keys(item).length;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push(child);
+    if (Array.isArray(item)) {
+      for (const child of item) if (typeof child === "object" && child !== null) stack.push(child);
+    } else {
+      for (const key in item) {
+        count++;
+        const child = (item as Record<string, unknown>)[key];
+        if (typeof child === "object" && child !== null) stack.push(child);
+      }
+    }
   }
   return count;
 }
