@@ -72,32 +72,18 @@ function endOf(exit: CommandExit, timeoutSeconds: number): Outcome {
   const ran = { exitCode: exit.exitCode, signal: exit.signal };
   if (exit.spawnError) return ENDS.spawnFailed(exit.spawnError.message);
   if (exit.stoppedBy === "cancel") return { state: "canceled", reason: "canceled", ...ran, text: "canceled" };
-  if (exit.stoppedBy === "timeout") {
-    return {
-      state: "failed",
-      failKind: "application",
-      reason: "timeout",
-      ...ran,
-      text: `failed: timed out after ${timeoutSeconds} s`,
-    };
-  }
-  if (exit.exitCode === 0)
-    return { state: "completed", reason: "exit", ...ran, text: "completed: the command exited with code 0" };
-  if (exit.exitCode !== null) {
-    return {
-      state: "failed",
-      failKind: "application",
-      reason: "exit",
-      ...ran,
-      text: `failed: the command exited with code ${exit.exitCode}`,
-    };
-  }
-  // Death by a signal the tool did not send.
-  return {
+  /** The command's own failure (its exit, its time, a signal): an application failure. */
+  const failed = (reason: EndReason, text: string): Outcome => ({
     state: "failed",
     failKind: "application",
-    reason: "signal",
+    reason,
     ...ran,
-    text: `failed: the command was killed by ${exit.signal}`,
-  };
+    text,
+  });
+  if (exit.stoppedBy === "timeout") return failed("timeout", `failed: timed out after ${timeoutSeconds} s`);
+  if (exit.exitCode === 0)
+    return { state: "completed", reason: "exit", ...ran, text: "completed: the command exited with code 0" };
+  if (exit.exitCode !== null) return failed("exit", `failed: the command exited with code ${exit.exitCode}`);
+  // Death by a signal the tool did not send.
+  return failed("signal", `failed: the command was killed by ${exit.signal}`);
 }
