@@ -1,18 +1,49 @@
-// What the two HTTP bindings (JSON-RPC and HTTP+JSON) share: the headers every request carries, and a stream of
-// SSE events read into a StreamAnswer. Each binding says how one event's JSON is an item or an error.
+// What the two HTTP bindings (JSON-RPC and HTTP+JSON) share: the driver's frame (URL, token, nothing to close),
+// the headers every request carries, an answer's raw part, and a stream of SSE events read into a StreamAnswer.
+// Each binding says how it routes a call and how one event's JSON is an item or an error.
 
 import {
+  type Answer,
+  type Binding,
   type CallOptions,
+  type Driver,
   type DriverConfig,
   extensionsOf,
   headerObject,
   type Json,
+  type Op,
   parseJson,
   type StreamAnswer,
+  type StreamOp,
   type StreamOptions,
   type WireError,
 } from "./driver.js";
-import { brief, readSse, type SseEvent } from "./http.js";
+import { brief, type HttpAnswer, readSse, type SseEvent } from "./http.js";
+
+/** A driver that speaks HTTP to the interface at `url` (by default the card's URL as it is). */
+export abstract class HttpDriver implements Driver {
+  abstract readonly binding: Binding;
+  readonly url: string;
+  readonly token: string | undefined;
+
+  constructor(
+    protected readonly config: DriverConfig,
+    url = config.url,
+  ) {
+    this.token = config.token;
+    this.url = url;
+  }
+
+  abstract call(op: Op, params: Json, options?: CallOptions): Promise<Answer>;
+  abstract stream(op: StreamOp, params: Json, options?: StreamOptions): Promise<StreamAnswer>;
+
+  close(): void {}
+}
+
+/** An HTTP answer as a call's Answer, before its result or error is decoded. */
+export function answerOf(answer: HttpAnswer): Answer {
+  return { status: answer.status, headers: headerObject(answer.headers), raw: answer.text };
+}
 
 /** Accept, A2A-Version, the bearer token and A2A-Extensions, as every request of an HTTP binding sends them. */
 export function commonHeaders(config: DriverConfig, options: CallOptions, accept: string): Record<string, string> {

@@ -3,10 +3,7 @@
 import {
   type Answer,
   type CallOptions,
-  type Driver,
-  type DriverConfig,
   detailsOf,
-  headerObject,
   type Json,
   type Op,
   parseJson,
@@ -15,7 +12,7 @@ import {
   type StreamOptions,
   type WireError,
 } from "./driver.js";
-import { commonHeaders, readStream } from "./driver-http.js";
+import { answerOf, commonHeaders, HttpDriver, readStream } from "./driver-http.js";
 import { brief, request } from "./http.js";
 
 let nextId = 1;
@@ -31,15 +28,8 @@ function errorOf(error: Json, httpStatus: number): WireError {
   return base;
 }
 
-export class JsonRpcDriver implements Driver {
+export class JsonRpcDriver extends HttpDriver {
   readonly binding = "jsonrpc" as const;
-  readonly url: string;
-  readonly token: string | undefined;
-
-  constructor(private readonly config: DriverConfig) {
-    this.token = config.token;
-    this.url = config.url;
-  }
 
   private init(method: string, params: Json, options: CallOptions, accept: string): RequestInit {
     const headers = { "Content-Type": "application/json", ...commonHeaders(this.config, options, accept) };
@@ -49,7 +39,7 @@ export class JsonRpcDriver implements Driver {
 
   async call(op: Op, params: Json, options: CallOptions = {}): Promise<Answer> {
     const answer = await request(this.url, this.init(op, params, options, "application/json"), this.config.timeoutMs);
-    const out: Answer = { status: answer.status, headers: headerObject(answer.headers), raw: answer.text };
+    const out = answerOf(answer);
     const body = parseJson(answer.text);
     if (!body.ok) {
       out.error = { httpStatus: answer.status, message: `not JSON (${body.problem}): ${brief(answer.text)}` };
@@ -84,6 +74,4 @@ export class JsonRpcDriver implements Driver {
       },
     );
   }
-
-  close(): void {}
 }

@@ -3,10 +3,8 @@
 import {
   type Answer,
   type CallOptions,
-  type Driver,
   type DriverConfig,
   detailsOf,
-  headerObject,
   type Json,
   type Op,
   parseJson,
@@ -15,7 +13,7 @@ import {
   type StreamOptions,
   type WireError,
 } from "./driver.js";
-import { commonHeaders, readStream } from "./driver-http.js";
+import { answerOf, commonHeaders, HttpDriver, readStream } from "./driver-http.js";
 import { brief, request } from "./http.js";
 
 function errorOf(status: number, text: string): WireError {
@@ -42,14 +40,11 @@ function query(params: Json): string {
   return text === "" ? "" : `?${text}`;
 }
 
-export class RestDriver implements Driver {
+export class RestDriver extends HttpDriver {
   readonly binding = "rest" as const;
-  readonly url: string;
-  readonly token: string | undefined;
 
-  constructor(private readonly config: DriverConfig) {
-    this.token = config.token;
-    this.url = config.url.replace(/\/+$/, "");
+  constructor(config: DriverConfig) {
+    super(config, config.url.replace(/\/+$/, ""));
   }
 
   private headers(options: CallOptions, accept: string, body: boolean): Record<string, string> {
@@ -89,7 +84,7 @@ export class RestDriver implements Driver {
       },
       this.config.timeoutMs,
     );
-    const out: Answer = { status: answer.status, headers: headerObject(answer.headers), raw: answer.text };
+    const out = answerOf(answer);
     if (answer.status !== 200) out.error = errorOf(answer.status, answer.text);
     else {
       const body = parseJson(answer.text);
@@ -111,6 +106,4 @@ export class RestDriver implements Driver {
       errorOf,
     );
   }
-
-  close(): void {}
 }
