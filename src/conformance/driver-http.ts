@@ -4,25 +4,20 @@
 
 import {
   type Answer,
-  type Binding,
   type CallOptions,
-  type Driver,
   type DriverConfig,
   extensionsOf,
   headerObject,
   type Json,
-  type Op,
   parseJson,
   type StreamAnswer,
-  type StreamOp,
   type StreamOptions,
   type WireError,
 } from "./driver.js";
 import { brief, type HttpAnswer, readSse, type SseEvent } from "./http.js";
 
-/** A driver that speaks HTTP to the interface at `url` (by default the card's URL as it is). */
-export abstract class HttpDriver implements Driver {
-  abstract readonly binding: Binding;
+/** The frame of a driver that speaks HTTP to the interface at `url` (by default the card's URL as it is). */
+export abstract class HttpDriver {
   readonly url: string;
   readonly token: string | undefined;
 
@@ -33,9 +28,6 @@ export abstract class HttpDriver implements Driver {
     this.token = config.token;
     this.url = url;
   }
-
-  abstract call(op: Op, params: Json, options?: CallOptions): Promise<Answer>;
-  abstract stream(op: StreamOp, params: Json, options?: StreamOptions): Promise<StreamAnswer>;
 
   close(): void {}
 }

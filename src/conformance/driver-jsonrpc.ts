@@ -3,6 +3,7 @@
 import {
   type Answer,
   type CallOptions,
+  type Driver,
   detailsOf,
   type Json,
   type Op,
@@ -28,7 +29,7 @@ function errorOf(error: Json, httpStatus: number): WireError {
   return base;
 }
 
-export class JsonRpcDriver extends HttpDriver {
+export class JsonRpcDriver extends HttpDriver implements Driver {
   readonly binding = "jsonrpc" as const;
 
   private init(method: string, params: Json, options: CallOptions, accept: string): RequestInit {

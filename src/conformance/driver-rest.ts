@@ -3,6 +3,7 @@
 import {
   type Answer,
   type CallOptions,
+  type Driver,
   type DriverConfig,
   detailsOf,
   type Json,
@@ -40,7 +41,7 @@ function query(params: Json): string {
   return text === "" ? "" : `?${text}`;
 }
 
-export class RestDriver extends HttpDriver {
+export class RestDriver extends HttpDriver implements Driver {
   readonly binding = "rest" as const;
 
   constructor(config: DriverConfig) {
