@@ -2,13 +2,12 @@
 // route (with CORS for allowed origins), then on /a2a/ the bearer token and the request gate (CONTRACT 8.1).
 import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10, type RuntimeCard } from "../a2a/card.js";
 import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { logField } from "../core/log-field.js";
 import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
+import type { JsonRpcMethods } from "../jsonrpc/methods.js";
 import { answerLimitOf } from "../operations/answer-budget.js";
-import type { CallContext } from "../operations/context.js";
 import type { Operations } from "../operations/table.js";
 import { accessLog } from "./access-log.js";
 import { bearer } from "./auth.js";
@@ -21,7 +20,7 @@ import { notFound, refusal } from "./responses.js";
 import { restRoutes } from "./rest.js";
 
 export interface AppOptions {
-  methods: JSONRPCServer<CallContext>;
+  methods: JsonRpcMethods;
   /** What the REST routes call (src/operations/table.ts). */
   operations: Operations;
   version: string;
