@@ -6,7 +6,6 @@ import { agentCard10, type RuntimeCard } from "../a2a/card.js";
 import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { logField } from "../core/log-field.js";
 import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
-import type { JsonRpcMethods } from "../jsonrpc/methods.js";
 import { answerLimitOf } from "../operations/answer-budget.js";
 import type { Operations } from "../operations/table.js";
 import { accessLog } from "./access-log.js";
@@ -15,12 +14,12 @@ import { cardCaching } from "./card-cache.js";
 import { consoleRoutes } from "./console/routes.js";
 import { gateBodies } from "./gate-bodies.js";
 import { hostGuard, originGuards } from "./guards.js";
-import { jsonRpcHandler } from "./jsonrpc.js";
+import { type JsonRpcOptions, jsonRpcHandler } from "./jsonrpc.js";
 import { notFound, refusal } from "./responses.js";
 import { restRoutes } from "./rest.js";
 
 export interface AppOptions {
-  methods: JsonRpcMethods;
+  methods: JsonRpcOptions["methods"];
   /** What the REST routes call (src/operations/table.ts). */
   operations: Operations;
   version: string;
@@ -76,9 +75,10 @@ export function createApp(options: AppOptions): Hono {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   consoleRoutes(app);
 
-  if (options.token !== undefined) app.use("/a2a/*", bearer(options.token));
   const { authenticated } = options;
-  if (authenticated)
+  // With a token, the token check tells of the requests that pass it (one middleware less on every request).
+  if (options.token !== undefined) app.use("/a2a/*", bearer(options.token, authenticated));
+  else if (authenticated)
     app.use("/a2a/*", async (c, next) => {
       authenticated(c);
       await next();
