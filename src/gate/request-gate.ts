@@ -67,6 +67,7 @@ const A2A_JSON = "application/a2a+json";
 /** Media types a request body may have (any charset parameter). */
 export function isJsonMediaType(contentType: string | undefined): boolean {
   if (contentType === undefined) return false;
+  if (contentType === "application/json") return true;
   const type = contentType.split(";", 1)[0]?.trim().toLowerCase();
   return type === "application/json" || type === A2A_JSON;
 }

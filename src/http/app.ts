@@ -2,13 +2,11 @@
 // route (with CORS for allowed origins), then on /a2a/ the bearer token and the request gate (CONTRACT 8.1).
 import { type Context, Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { JSONRPCServer } from "json-rpc-2.0";
 import { agentCard10, type RuntimeCard } from "../a2a/card.js";
 import { type CardSigner, signedCard } from "../a2a/card-signature.js";
 import { logField } from "../core/log-field.js";
 import { DEFAULT_OUTPUT_LIMIT } from "../core/task/dispatcher.js";
 import { answerLimitOf } from "../operations/answer-budget.js";
-import type { CallContext } from "../operations/context.js";
 import type { Operations } from "../operations/table.js";
 import { accessLog } from "./access-log.js";
 import { bearer } from "./auth.js";
@@ -16,12 +14,12 @@ import { cardCaching } from "./card-cache.js";
 import { consoleRoutes } from "./console/routes.js";
 import { gateBodies } from "./gate-bodies.js";
 import { hostGuard, originGuards } from "./guards.js";
-import { jsonRpcHandler } from "./jsonrpc.js";
+import { type JsonRpcOptions, jsonRpcHandler } from "./jsonrpc.js";
 import { notFound, refusal } from "./responses.js";
 import { restRoutes } from "./rest.js";
 
 export interface AppOptions {
-  methods: JSONRPCServer<CallContext>;
+  methods: JsonRpcOptions["methods"];
   /** What the REST routes call (src/operations/table.ts). */
   operations: Operations;
   version: string;
@@ -77,9 +75,10 @@ export function createApp(options: AppOptions): Hono {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   consoleRoutes(app);
 
-  if (options.token !== undefined) app.use("/a2a/*", bearer(options.token));
   const { authenticated } = options;
-  if (authenticated)
+  // With a token, the token check tells of the requests that pass it (one middleware less on every request).
+  if (options.token !== undefined) app.use("/a2a/*", bearer(options.token, authenticated));
+  else if (authenticated)
     app.use("/a2a/*", async (c, next) => {
       authenticated(c);
       await next();

@@ -3,13 +3,14 @@
 // every JSON-RPC answer is HTTP 200, errors included; a streaming method answers with SSE events that each carry the
 // request's id (CONTRACT 8.4), so a stream comes alone (a batch takes non-streaming calls only).
 import type { Context, Handler } from "hono";
-import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
+import type { JSONRPCResponse } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import type { ServiceParams } from "../a2a/service-params.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { CoreError } from "../core/errors.js";
 import type { AnswerText } from "../jsonrpc/bounded-answers.js";
 import { JsonRpcHandler } from "../jsonrpc/handler.js";
+import type { JsonRpcMethods } from "../jsonrpc/methods.js";
 import { errorResponse, familyError } from "../jsonrpc/rpc-messages.js";
 import type { CallContext } from "../operations/context.js";
 import { gated } from "./gate-bodies.js";
@@ -17,7 +18,7 @@ import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers
 import { sseAnswer } from "./sse.js";
 
 export interface JsonRpcOptions {
-  methods: JSONRPCServer<CallContext>;
+  methods: JsonRpcMethods;
   log(line: string): void;
   keepAliveMs?: number;
   /** The output a stream's client may fall behind (CONTRACT 8.4). */

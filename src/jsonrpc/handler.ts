@@ -3,7 +3,7 @@
 // (notifications only). The bound of a batch, the checks of each entry and the answer's size are here; a transport
 // keeps only its framing (src/stdio/connection.ts: lines and `tasks/event` notifications; src/http/jsonrpc.ts:
 // HTTP status, SSE). A difference between them that must stay is an option of the handler.
-import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
+import type { JSONRPCResponse } from "json-rpc-2.0";
 import { A2A_CODES } from "../a2a/rpc-codes.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { isRecord } from "../core/envelope/json-value.js";
@@ -12,6 +12,7 @@ import { type JsonPieces, jsonPiecesWithin } from "../operations/answer-budget.j
 import type { CallContext } from "../operations/context.js";
 import { factsOf } from "../operations/table.js";
 import { type AnswerText, type AnswerWriter, answerBatch, answerPieces } from "./bounded-answers.js";
+import type { JsonRpcMethods } from "./methods.js";
 import { errorResponse, notARequest, refusalResponse } from "./rpc-messages.js";
 
 /** Requests a batch may hold (CONTRACT 5.1). */
@@ -19,7 +20,7 @@ export const MAX_BATCH = 1000;
 
 export interface JsonRpcHandlerOptions {
   /** The JSON-RPC face of the operations table (src/jsonrpc/methods.ts). */
-  methods: JSONRPCServer<CallContext>;
+  methods: JsonRpcMethods;
   /** The bound of an answer, and of a batch's answer (docs/reference.md, "Answer size"). */
   maxAnswerBytes: number;
   log(line: string): void;

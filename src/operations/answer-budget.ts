@@ -75,7 +75,12 @@ export function jsonPiecesWithin(value: unknown, maxBytes: number): JsonPieces |
     return true;
   };
   const walk = (item: unknown, depth: number): boolean => {
-    if (item instanceof JsonText) return add(item.text);
+    if (item instanceof JsonText) {
+      left -= item.bytes;
+      if (left < 0) return false;
+      parts.push(item.text);
+      return true;
+    }
     if (depth >= WALK_DEPTH || typeof item !== "object" || item === null || hasToJson(item))
       return add(JSON.stringify(item) ?? "null");
     if (Array.isArray(item)) {

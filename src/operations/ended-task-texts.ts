@@ -19,6 +19,8 @@ const DEFAULT_TEXT_LIMITS: TextLimits = { entries: 256, bytes: 16 * MiB, entryBy
 export class EndedTaskTexts {
   private readonly texts = new Map<string, JsonText>();
   private bytes = 0;
+  /** The key last moved to the end (or kept), so a text read twice in a row is not moved again. */
+  private newest: string | undefined;
 
   constructor(private readonly limits: TextLimits = DEFAULT_TEXT_LIMITS) {}
 
@@ -31,8 +33,12 @@ export class EndedTaskTexts {
     const key = `${task.id} ${task.updatedAt} ${shape}`;
     const kept = this.texts.get(key);
     if (kept) {
-      this.texts.delete(key);
-      this.texts.set(key, kept);
+      // The most recently read one is already last: the same task read again and again moves nothing.
+      if (key !== this.newest) {
+        this.texts.delete(key);
+        this.texts.set(key, kept);
+        this.newest = key;
+      }
       return kept;
     }
     // The task is read now; its text is made when the answer is written, and kept then if it is small enough.
@@ -49,6 +55,7 @@ export class EndedTaskTexts {
     const size = 2 * text.text.length;
     if (size > this.limits.entryBytes || this.texts.has(key)) return;
     this.texts.set(key, text);
+    this.newest = key;
     this.bytes += size;
     for (const [oldKey, old] of this.texts) {
       if (this.texts.size <= this.limits.entries && this.bytes <= this.limits.bytes) break;

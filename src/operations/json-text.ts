@@ -26,6 +26,17 @@ export class JsonText {
     return text;
   }
 
+  /** The text's UTF-8 bytes, measured once while the text is held (a kept answer is measured at every write). */
+  get bytes(): number {
+    if (this.measured !== undefined) return this.measured;
+    const text = this.text;
+    const bytes = Buffer.byteLength(text, "utf8");
+    if (this.source === text) this.measured = bytes;
+    return bytes;
+  }
+
+  private measured: number | undefined;
+
   /** For a writer that does not know this class: the same JSON, the slow way. */
   toJSON(): unknown {
     return JSON.parse(this.text);

@@ -2,11 +2,10 @@
 // root's JSON-RPC methods (docs/architecture.md). `serve --stdio` opens one on the process's stdin and stdout;
 // tests open one on in-memory streams.
 import type { Readable, Writable } from "node:stream";
-import type { JSONRPCServer } from "json-rpc-2.0";
 import { DEFAULT_OUTPUT_LIMIT, type Dispatcher } from "../core/task/dispatcher.js";
 import { DEFAULT_MAX_LINE_BYTES } from "../io/line-splitter.js";
+import type { JsonRpcMethods } from "../jsonrpc/methods.js";
 import { answerLimitOf } from "../operations/answer-budget.js";
-import type { CallContext } from "../operations/context.js";
 import { StdioConnection } from "./connection.js";
 import { StdioTransport } from "./transport.js";
 
@@ -14,7 +13,7 @@ export interface BindingOptions {
   input: Readable;
   output: Writable;
   /** The JSON-RPC face of the one operations table (the serve root's `methods`, src/serve/serve-root.ts). */
-  methods: JSONRPCServer<CallContext>;
+  methods: JsonRpcMethods;
   /** Whose load slows reading the input (src/stdio/transport.ts). */
   dispatcher: Dispatcher;
   maxLineBytes?: number;

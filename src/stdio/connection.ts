@@ -2,14 +2,14 @@
 // answers the frame; this file frames its answers as lines: a single answer is encoded only when the output takes
 // it, a batch's on one line entry by entry; a stream's first item is the request's result, and its other items
 // follow as `tasks/event` notifications (CONTRACT 7.3).
-import type { JSONRPCResponse, JSONRPCServer } from "json-rpc-2.0";
+import type { JSONRPCResponse } from "json-rpc-2.0";
 import type { Framing, WireJson } from "../a2a/wire/encode.js";
 import { StreamReply } from "../a2a/wire/stream-reply.js";
 import { passGate, tooLarge } from "../gate/request-gate.js";
 import { type Frame, headOf } from "../io/line-splitter.js";
 import type { OutLine } from "../io/outbox.js";
 import { JsonRpcHandler } from "../jsonrpc/handler.js";
-import type { CallContext } from "../operations/context.js";
+import type { JsonRpcMethods } from "../jsonrpc/methods.js";
 
 /** The `tasks/event` notification that carries a stream's item, one line each (CONTRACT 5.4, 7.3). */
 const NOTIFICATION: Framing = { head: `{"jsonrpc":"2.0","method":"tasks/event","params":`, tail: "}\n" };
@@ -28,7 +28,7 @@ export class StdioConnection {
   private readonly handler: JsonRpcHandler;
 
   constructor(
-    methods: JSONRPCServer<CallContext>,
+    methods: JsonRpcMethods,
     private readonly sink: ConnectionSink,
     private readonly options: { maxLineBytes: number; maxAnswerBytes: number; log(line: string): void },
   ) {

@@ -34,6 +34,18 @@ describe("EndedTaskTexts", () => {
     assert.equal(encoded, 6);
   });
 
+  it("a text read again and again stays the most recent; one read after another moves behind it", () => {
+    const texts = new EndedTaskTexts({ entries: 2, bytes: 1000, entryBytes: 400 });
+    const written = (id: string, make: () => unknown = () => id) =>
+      (texts.answer(view(id, "completed"), "s", make) as JsonText).text;
+    for (const id of ["a", "b", "a", "a", "b", "b", "a", "c"]) written(id);
+    let encoded = 0;
+    written("a", () => ++encoded);
+    assert.equal(encoded, 0, "a was read after b, so b went");
+    written("b", () => ++encoded);
+    assert.equal(encoded, 1);
+  });
+
   it("keeps at most `entries` texts and `bytes` of them, the least recently read going first; a large one is not kept", () => {
     const texts = new EndedTaskTexts({ entries: 2, bytes: 1000, entryBytes: 400 });
     const written = (task: TaskView, make: () => unknown) => (texts.answer(task, "s", make) as JsonText).text;

@@ -1,0 +1,27 @@
+// Whether a presented bearer token is the server's (src/io/token-match.ts), also when a connection's last token is
+// remembered: a connection that changes its token is judged on the new one, every time.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { connectionTokenMatcher, tokenMatcher } from "../../src/io/token-match.js";
+
+test("the server's token matches, any other does not", () => {
+  const matches = tokenMatcher("s3cret");
+  assert.equal(matches("s3cret"), true);
+  assert.equal(matches("s3cre"), false);
+  assert.equal(matches(""), false);
+});
+
+test("a connection's remembered token never stands for another one", () => {
+  const matches = connectionTokenMatcher("s3cret");
+  const connection = {};
+  const other = {};
+  assert.equal(matches("wrong", connection), false);
+  assert.equal(matches("wrong", connection), false);
+  assert.equal(matches("s3cret", connection), true);
+  assert.equal(matches("s3cret", connection), true);
+  assert.equal(matches("s3cretX", connection), false);
+  assert.equal(matches("s3cret", connection), true);
+  assert.equal(matches("wrong", other), false);
+  assert.equal(matches("s3cret", undefined), true);
+  assert.equal(matches("wrong", undefined), false);
+});
