@@ -76,9 +76,10 @@ export function jsonPiecesWithin(value: unknown, maxBytes: number): JsonPieces |
   };
   const walk = (item: unknown, depth: number): boolean => {
     if (item instanceof JsonText) {
-      left -= item.bytes;
+      const text = item.text;
+      left -= item.bytesOf(text);
       if (left < 0) return false;
-      parts.push(item.text);
+      parts.push(text);
       return true;
     }
     if (depth >= WALK_DEPTH || typeof item !== "object" || item === null || hasToJson(item))

@@ -26,10 +26,12 @@ export class JsonText {
     return text;
   }
 
-  /** The text's UTF-8 bytes, measured once while the text is held (a kept answer is measured at every write). */
-  get bytes(): number {
+  /**
+   * The UTF-8 bytes of `text`, this JsonText's text as the caller just read it: measured once while the text is held
+   * (a kept answer is not measured at every write), and never made a second time to be measured.
+   */
+  bytesOf(text: string): number {
     if (this.measured !== undefined) return this.measured;
-    const text = this.text;
     const bytes = Buffer.byteLength(text, "utf8");
     if (this.source === text) this.measured = bytes;
     return bytes;
