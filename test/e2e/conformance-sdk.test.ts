@@ -2,20 +2,11 @@
 // that knows nothing of adapter-command/v1: it completes every message with its text as output. Every ADAPTER-*
 // scenario that needs the extension fails there; only ADAPTER-ECHO, the plain echo, passes.
 import assert from "node:assert/strict";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { after, before, describe, it } from "node:test";
-import { AgentCard, TaskState } from "@a2a-js/sdk";
-import { type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
-import { jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { TaskState } from "@a2a-js/sdk";
+import type { AgentExecutor } from "@a2a-js/sdk/server";
 import { runConformance } from "../helpers/conformance.js";
-
-interface App {
-  get(path: string, handler: (req: unknown, res: { json(body: unknown): void }) => void): void;
-  use(path: string, handler: unknown): void;
-  listen(port: number, host: string): Server;
-}
-const express = (await import("express" as string)).default as () => App;
+import { type SdkServer, startSdkServer } from "../helpers/sdk-server.js";
 
 /** Echoes the message's text as an artifact and completes: a plain A2A agent. */
 const echo: AgentExecutor = {
@@ -80,35 +71,18 @@ const echo: AgentExecutor = {
 describe("conformance against the @a2a-js/sdk server with an executor that ignores the extension", {
   timeout: 180_000,
 }, () => {
-  let server: Server;
+  let server: SdkServer | undefined;
   let base = "";
   before(async () => {
-    const app = express();
-    server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const card = AgentCard.fromJSON({
+    server = await startSdkServer({
       name: "sdk echo agent",
       description: "echoes text; knows no extension",
-      version: "1.0.0",
-      supportedInterfaces: [
-        { url: `${base}/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
-        { url: `${base}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
-      ],
-      capabilities: { streaming: true, extensions: [] },
-      defaultInputModes: ["text/plain"],
-      defaultOutputModes: ["text/plain"],
-      skills: [],
+      extensions: [],
+      executor: echo,
     });
-    const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), echo);
-    app.get("/.well-known/agent-card.json", (_req, res) => res.json(AgentCard.toJSON(card)));
-    app.use("/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
-    app.use("/rest", restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+    base = server.base;
   });
-  after(() => {
-    server?.closeAllConnections();
-    server?.close();
-  });
+  after(() => server?.close());
 
   for (const binding of ["jsonrpc", "rest"]) {
     it(`${binding}: every ADAPTER-* scenario but the echo fails, and the suite exits 1`, async () => {

@@ -4,31 +4,16 @@
 // depends on A2A and the extensions' contract (CONTRACT 4, 5.4), not on our server.
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { AgentCard, type Part, TaskState } from "@a2a-js/sdk";
-import {
-  type AgentExecutor,
-  DefaultRequestHandler,
-  type ExecutionEventBus,
-  InMemoryTaskStore,
-} from "@a2a-js/sdk/server";
-import { jsonRpcHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
+import { type Part, TaskState } from "@a2a-js/sdk";
+import type { AgentExecutor, ExecutionEventBus } from "@a2a-js/sdk/server";
 import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
 import { runCli } from "../helpers/cli.js";
+import { type SdkServer, startSdkServer } from "../helpers/sdk-server.js";
 
 const PROMPT = "Proceed? [y/N]";
-
-/** What the test uses of express (installed for the SDK's server, without type declarations). */
-interface App {
-  get(path: string, handler: (req: unknown, res: { json(body: unknown): void }) => void): void;
-  use(path: string, handler: unknown): void;
-  listen(port: number, host: string): Server;
-}
-const express = (await import("express" as string)).default as () => App;
 
 /** A task of the executor: output parts with seq (shared by both streams, CONTRACT 5.4), then a prompt. */
 function part(text: string, seq: number): Part {
@@ -132,7 +117,7 @@ const scratch = mkdtempSync(join(tmpdir(), "run-server-sdk-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("run --server against the @a2a-js/sdk server", { timeout: 120_000 }, () => {
-  let server: Server;
+  let server: SdkServer | undefined;
   let base = "";
   const file = join(scratch, "envelope.json");
   before(async () => {
@@ -147,34 +132,15 @@ describe("run --server against the @a2a-js/sdk server", { timeout: 120_000 }, ()
         input_mode: "text-line",
       }),
     );
-    const app = express();
-    server = app.listen(0, "127.0.0.1");
-    await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const card = AgentCard.fromJSON({
+    server = await startSdkServer({
       name: "sdk agent",
       description: "speaks adapter-command/v1 and hitl-prompt/v1",
-      version: "1.0.0",
-      supportedInterfaces: [
-        { url: `${base}/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
-        { url: `${base}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
-      ],
-      capabilities: { streaming: true, extensions: [{ uri: ADAPTER_URI }, { uri: HITL_URI }] },
-      defaultInputModes: ["text/plain"],
-      defaultOutputModes: ["text/plain"],
-      skills: [],
+      extensions: [ADAPTER_URI, HITL_URI],
+      executor,
     });
-    const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
-    app.get("/.well-known/agent-card.json", (_req, res) => {
-      res.json(AgentCard.toJSON(card));
-    });
-    app.use("/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
-    app.use("/rest", restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+    base = server.base;
   });
-  after(() => {
-    server?.closeAllConnections();
-    server?.close();
-  });
+  after(() => server?.close());
 
   for (const binding of ["jsonrpc", "rest"]) {
     it(`${binding}: output, the prompt answered with --answer y, exit 0`, async () => {
