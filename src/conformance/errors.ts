@@ -1,8 +1,8 @@
 // A2A 1.0.1 §5.4, the error table: each A2A error's JSON-RPC code, gRPC status and HTTP status, and the ErrorInfo
 // every binding carries (domain `a2a-protocol.org`, the reason in UPPER_SNAKE_CASE without "Error").
-import type { Binding, WireError } from "./driver.js";
+import type { Answer, Binding, StreamAnswer, WireError } from "./driver.js";
 import { brief } from "./http.js";
-import { Mismatch } from "./scenario.js";
+import { Mismatch, type ScenarioContext } from "./scenario.js";
 
 export interface ErrorRow {
   name: string;
@@ -58,4 +58,15 @@ export function expectA2AError(binding: Binding, error: WireError | undefined, r
         ? error.httpStatus === row.http && error.status === row.grpc
         : error.status === row.grpc;
   if (!statusOk || error.reason !== row.reason || error.domain !== A2A_DOMAIN) throw new Mismatch(expected, found());
+}
+
+/** A scenario's check: the request `send` makes is refused as `row` says, on the binding the scenario runs on. */
+export function refusedWith(
+  row: ErrorRow,
+  send: (ctx: ScenarioContext) => Promise<Answer | StreamAnswer>,
+): (ctx: ScenarioContext) => Promise<void> {
+  return async (ctx) => {
+    const answer = await send(ctx);
+    expectA2AError(ctx.driver.binding, answer.error, row, "items" in answer ? answer.items : answer.result);
+  };
 }

@@ -3,10 +3,11 @@
 import { randomUUID } from "node:crypto";
 import { verifyAgentCardSignature } from "@a2a-js/sdk";
 import type { Json, StreamAnswer } from "./driver.js";
-import { A2A_ERRORS, expectA2AError } from "./errors.js";
+import { A2A_ERRORS, refusedWith } from "./errors.js";
 import { brief, request } from "./http.js";
-import { cancelQuietly, ENDED, envelope, STATE, sendOk, sendParams, shown, stateOf } from "./messages.js";
-import { expect, type Scenario, type ScenarioContext, Skip } from "./scenario.js";
+import { cancelQuietly, envelope, sendOk, sendParams, shown } from "./messages.js";
+import { expect, familyScenarios, type Scenario, type ScenarioContext, Skip } from "./scenario.js";
+import { ENDED, STATE, stateOf } from "./task-fields.js";
 
 const STATES = new Set([...Object.values(STATE), "TASK_STATE_AUTH_REQUIRED"]);
 const isText = (value: unknown) => typeof value === "string" && value !== "";
@@ -75,14 +76,24 @@ async function echoTask(ctx: ScenarioContext, contextId?: string): Promise<Json>
   return sendOk(ctx, sendParams(undefined, { text: "conformance echo", ...(contextId ? { contextId } : {}) }));
 }
 
-async function runningTask(ctx: ScenarioContext, request: "sleep" | "sleep-short"): Promise<Json> {
-  return sendOk(ctx, sendParams(envelope(request), { returnImmediately: true }));
+/** A check on a running task of `request`; the task is canceled whatever happens. */
+function withRunningTask(
+  request: "sleep" | "sleep-short",
+  body: (ctx: ScenarioContext, task: Json) => Promise<void>,
+): (ctx: ScenarioContext) => Promise<void> {
+  return async (ctx) => {
+    const task = await sendOk(ctx, sendParams(envelope(request), { returnImmediately: true }));
+    try {
+      await body(ctx, task);
+    } finally {
+      await cancelQuietly(ctx, task.id);
+    }
+  };
 }
 
-export const A2A_SCENARIOS: Scenario[] = [
+export const A2A_SCENARIOS: Scenario[] = familyScenarios("A2A", "each", [
   {
     id: "A2A-CARD-SHAPE",
-    family: "A2A",
     source: "A2A 1.0.1 a2a.proto AgentCard, AgentInterface, AgentSkill (REQUIRED fields)",
     title: "the card has every required field",
     per: "one",
@@ -97,7 +108,6 @@ export const A2A_SCENARIOS: Scenario[] = [
   },
   {
     id: "A2A-CARD-INTERFACES",
-    family: "A2A",
     source: "A2A 1.0.1 §5 (protocol bindings), a2a.proto AgentInterface",
     title: "each interface names a known binding, a URL and a Major.Minor version",
     per: "one",
@@ -118,7 +128,6 @@ export const A2A_SCENARIOS: Scenario[] = [
   },
   {
     id: "A2A-CARD-SIGNATURE",
-    family: "A2A",
     source: "A2A 1.0.1 §8.4 (AgentCardSignature: JWS over the §8.4.1 canonical card)",
     title: "the card's signature verifies against the server's JWKS",
     per: "one",
@@ -148,10 +157,8 @@ export const A2A_SCENARIOS: Scenario[] = [
   },
   {
     id: "A2A-SEND",
-    family: "A2A",
     source: "A2A 1.0.1 §3.1.1 SendMessage, §3.2.2 (blocking)",
     title: "a blocking send answers a Task in a terminal or interrupted state",
-    per: "each",
     async run(ctx) {
       const answer = await ctx.driver.call("SendMessage", sendParams(undefined, { text: "conformance send" }));
       expect(!answer.error && answer.result?.task !== undefined, "{ task }", () => shown(answer));
@@ -162,10 +169,8 @@ export const A2A_SCENARIOS: Scenario[] = [
   },
   {
     id: "A2A-GET",
-    family: "A2A",
     source: "A2A 1.0.1 §3.1.3 GetTask",
     title: "GetTask answers the task that was sent",
-    per: "each",
     async run(ctx) {
       const sent = await echoTask(ctx);
       const answer = await ctx.driver.call("GetTask", { id: sent.id });
@@ -182,10 +187,8 @@ export const A2A_SCENARIOS: Scenario[] = [
   },
   {
     id: "A2A-LIST",
-    family: "A2A",
     source: "A2A 1.0.1 §3.1.4 ListTasks, a2a.proto ListTasksResponse",
     title: "ListTasks filtered by context finds the task, with its paging fields",
-    per: "each",
     async run(ctx) {
       const contextId = randomUUID();
       const sent = await echoTask(ctx, contextId);
@@ -209,28 +212,19 @@ export const A2A_SCENARIOS: Scenario[] = [
   },
   {
     id: "A2A-CANCEL",
-    family: "A2A",
     source: "A2A 1.0.1 §3.1.5 CancelTask",
     title: "a running task is canceled",
-    per: "each",
-    async run(ctx) {
-      const task = await runningTask(ctx, "sleep");
-      try {
-        const answer = await ctx.driver.call("CancelTask", { id: task.id });
-        expect(!answer.error, "the task", () => shown(answer));
-        expectTask(answer.result, "CancelTask");
-        expect(stateOf(answer.result) === STATE.canceled, STATE.canceled, () => stateOf(answer.result));
-      } finally {
-        await cancelQuietly(ctx, task.id);
-      }
-    },
+    run: withRunningTask("sleep", async (ctx, task) => {
+      const answer = await ctx.driver.call("CancelTask", { id: task.id });
+      expect(!answer.error, "the task", () => shown(answer));
+      expectTask(answer.result, "CancelTask");
+      expect(stateOf(answer.result) === STATE.canceled, STATE.canceled, () => stateOf(answer.result));
+    }),
   },
   {
     id: "A2A-STREAM",
-    family: "A2A",
     source: "A2A 1.0.1 §3.1.2 SendStreamingMessage, a2a.proto StreamResponse",
     title: "a streamed send: the Task first, its events, the terminal state last",
-    per: "each",
     async run(ctx) {
       const stream = await ctx.driver.stream(
         "SendStreamingMessage",
@@ -241,30 +235,21 @@ export const A2A_SCENARIOS: Scenario[] = [
   },
   {
     id: "A2A-SUBSCRIBE",
-    family: "A2A",
     source: "A2A 1.0.1 §3.1.6 SubscribeToTask",
     title: "a subscription starts with the Task and ends with its terminal state",
-    per: "each",
-    async run(ctx) {
-      const task = await runningTask(ctx, "sleep-short");
-      try {
-        const stream = await ctx.driver.stream("SubscribeToTask", { id: task.id });
-        const items = expectStreamShape(stream, task.id);
-        expect(items[0].task.id === task.id, `task ${task.id} first`, () => brief(items[0]));
-        expect(stateOf(items.at(-1).statusUpdate ?? items.at(-1).task) === STATE.completed, STATE.completed, () =>
-          brief(items.at(-1)),
-        );
-      } finally {
-        await cancelQuietly(ctx, task.id);
-      }
-    },
+    run: withRunningTask("sleep-short", async (ctx, task) => {
+      const stream = await ctx.driver.stream("SubscribeToTask", { id: task.id });
+      const items = expectStreamShape(stream, task.id);
+      expect(items[0].task.id === task.id, `task ${task.id} first`, () => brief(items[0]));
+      expect(stateOf(items.at(-1).statusUpdate ?? items.at(-1).task) === STATE.completed, STATE.completed, () =>
+        brief(items.at(-1)),
+      );
+    }),
   },
   {
     id: "A2A-EVENT-ORDER",
-    family: "A2A",
     source: "A2A 1.0.1 §3.1.2, §4.1.3 (terminal states are final)",
     title: "output events come before the terminal status, nothing after it",
-    per: "each",
     async run(ctx) {
       const stream = await ctx.driver.stream("SendStreamingMessage", sendParams(envelope("streams")));
       const items = expectStreamShape(stream);
@@ -291,65 +276,47 @@ export const A2A_SCENARIOS: Scenario[] = [
   },
   {
     id: "A2A-ERR-TASK-NOT-FOUND",
-    family: "A2A",
     source: "A2A 1.0.1 §5.4 TaskNotFoundError",
     title: "GetTask of an unknown id",
-    per: "each",
-    async run(ctx) {
-      const answer = await ctx.driver.call("GetTask", { id: randomUUID() });
-      expectA2AError(ctx.driver.binding, answer.error, A2A_ERRORS.taskNotFound, answer.result);
-    },
+    run: refusedWith(A2A_ERRORS.taskNotFound, (ctx) => ctx.driver.call("GetTask", { id: randomUUID() })),
   },
   {
     id: "A2A-ERR-NOT-CANCELABLE",
-    family: "A2A",
     source: "A2A 1.0.1 §3.1.5, §5.4 TaskNotCancelableError",
     title: "CancelTask of a completed task",
-    per: "each",
-    async run(ctx) {
+    run: refusedWith(A2A_ERRORS.taskNotCancelable, async (ctx) => {
       const task = await echoTask(ctx);
       expect(ENDED.has(stateOf(task)), "an ended echo task", () => stateOf(task));
-      const answer = await ctx.driver.call("CancelTask", { id: task.id });
-      expectA2AError(ctx.driver.binding, answer.error, A2A_ERRORS.taskNotCancelable, answer.result);
-    },
+      return ctx.driver.call("CancelTask", { id: task.id });
+    }),
   },
   {
     id: "A2A-ERR-UNSUPPORTED",
-    family: "A2A",
     source: "A2A 1.0.1 §3.1.6 (a task in a terminal state), §5.4 UnsupportedOperationError",
     title: "SubscribeToTask of an ended task",
-    per: "each",
-    async run(ctx) {
-      const task = await echoTask(ctx);
-      const stream = await ctx.driver.stream("SubscribeToTask", { id: task.id });
-      expectA2AError(ctx.driver.binding, stream.error, A2A_ERRORS.unsupportedOperation, stream.items);
-    },
+    run: refusedWith(A2A_ERRORS.unsupportedOperation, async (ctx) =>
+      ctx.driver.stream("SubscribeToTask", { id: (await echoTask(ctx)).id }),
+    ),
   },
   {
     id: "A2A-ERR-CONTENT-TYPE",
-    family: "A2A",
     source: "A2A 1.0.1 §5.4 ContentTypeNotSupportedError",
     title: "a part whose media type the card does not take",
-    per: "each",
-    async run(ctx) {
+    run: refusedWith(A2A_ERRORS.contentTypeNotSupported, (ctx) => {
       const modes: unknown[] = ctx.card.card.defaultInputModes ?? [];
       if (modes.includes("application/json") || modes.includes("*/*"))
         throw new Skip("the card takes application/json input, so no media type is known to be refused");
       const params = sendParams(undefined);
       params.message.parts = [{ data: { conformance: true }, mediaType: "application/json" }];
-      const answer = await ctx.driver.call("SendMessage", params);
-      expectA2AError(ctx.driver.binding, answer.error, A2A_ERRORS.contentTypeNotSupported, answer.result);
-    },
+      return ctx.driver.call("SendMessage", params);
+    }),
   },
   {
     id: "A2A-ERR-VERSION",
-    family: "A2A",
     source: "A2A 1.0.1 §3.6 (A2A-Version), §5.4 VersionNotSupportedError",
     title: "A2A-Version 99.0",
-    per: "each",
-    async run(ctx) {
-      const answer = await ctx.driver.call("GetTask", { id: randomUUID() }, { version: "99.0" });
-      expectA2AError(ctx.driver.binding, answer.error, A2A_ERRORS.versionNotSupported, answer.result);
-    },
+    run: refusedWith(A2A_ERRORS.versionNotSupported, (ctx) =>
+      ctx.driver.call("GetTask", { id: randomUUID() }, { version: "99.0" }),
+    ),
   },
-];
+]);

@@ -2,21 +2,16 @@
 // the environment the runtime's adapter-command/v1 spec gives the command.
 import type { Json } from "./driver.js";
 import { brief } from "./http.js";
+import { type Envelope, envelope, sendOk, sendParams, shown, waitEnded } from "./messages.js";
 import {
-  allOutput,
-  ENDED,
-  type Envelope,
-  envelope,
-  outputOf,
-  STATE,
-  sendOk,
-  sendParams,
-  shown,
-  stateOf,
-  taskOf,
-  waitEnded,
-} from "./messages.js";
-import { expect, Mismatch, type Scenario, type ScenarioContext } from "./scenario.js";
+  expect,
+  familyScenarios,
+  Mismatch,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioEntry,
+} from "./scenario.js";
+import { allOutput, ENDED, outputOf, STATE, stateOf, taskOf } from "./task-fields.js";
 import { ADAPTER } from "./uris.js";
 import { IN_ADAPTER_FOLDER, RUNNER_PATH, requestPath } from "./workspace.js";
 
@@ -61,12 +56,10 @@ function expectState(task: Json, state: string, failKind?: string): void {
   expect(kind === failKind, `fail kind ${failKind}`, () => `fail kind ${brief(kind ?? "not reported")}`);
 }
 
-const refusal = (id: string, title: string, section: string, cases: [string, Envelope][]): Scenario => ({
+const refusal = (id: string, title: string, section: string, cases: [string, Envelope][]): ScenarioEntry => ({
   id,
-  family: "ADAPTER",
   source: `${SEED} "${section}"`,
   title,
-  per: "one",
   async run(ctx) {
     for (const [what, env] of cases) await expectRefused(ctx, env, what);
   },
@@ -74,7 +67,7 @@ const refusal = (id: string, title: string, section: string, cases: [string, Env
 
 const request = requestPath("exit-0");
 
-export const ADAPTER_SCENARIOS: Scenario[] = [
+export const ADAPTER_SCENARIOS: Scenario[] = familyScenarios("ADAPTER", "one", [
   refusal("ADAPTER-REFUSE-ADAPTER", "an adapter other than sandbox-agent-runner is refused", "Purpose", [
     ["adapter other-runner", envelope("exit-0", { adapter: "other-runner" })],
     ["no adapter", envelope("exit-0", { adapter: undefined })],
@@ -123,10 +116,8 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
   ]),
   {
     id: "ADAPTER-FOLDERS",
-    family: "ADAPTER",
     source: `${SEED} "Semantics: <relative-request-path>"`,
     title: "a request under either allowed folder runs",
-    per: "one",
     async run(ctx) {
       for (const path of [request, IN_ADAPTER_FOLDER])
         expectRan(await runToEnd(ctx, envelope("exit-0", { command: ["node", RUNNER_PATH, "--request", path] })));
@@ -134,10 +125,8 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
   },
   {
     id: "ADAPTER-TIMEOUT-ACCEPTED",
-    family: "ADAPTER",
     source: `${SEED} "Semantics: timeout_seconds defaults to 300 and must be between 1 and 900"`,
     title: "timeout_seconds 1, 900 and absent run; absent is 300",
-    per: "one",
     async run(ctx) {
       for (const timeout of [1, 900]) expectRan(await runToEnd(ctx, envelope("exit-0", { timeout_seconds: timeout })));
       const task = await runToEnd(ctx, envelope("exit-0", { timeout_seconds: undefined }));
@@ -150,40 +139,32 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
   },
   {
     id: "ADAPTER-DEADLINE",
-    family: "ADAPTER",
     source: `${SEED} "Optional text input: the command's deadline applies"; "Task State"`,
     title: "a command still running at timeout_seconds fails",
-    per: "one",
     async run(ctx) {
       expectState(await runToEnd(ctx, envelope("sleep", { timeout_seconds: 1 })), STATE.failed);
     },
   },
   {
     id: "ADAPTER-EXIT-0",
-    family: "ADAPTER",
     source: `${SEED} "Task State: exit code 0 transitions the task to completed"`,
     title: "exit 0 → completed",
-    per: "one",
     async run(ctx) {
       expectRan(await runToEnd(ctx, envelope("exit-0")));
     },
   },
   {
     id: "ADAPTER-EXIT-NONZERO",
-    family: "ADAPTER",
     source: `${SEED} "Task State: non-zero exit transitions the task to failed with application failure"`,
     title: "exit 3 → failed (application)",
-    per: "one",
     async run(ctx) {
       expectState(await runToEnd(ctx, envelope("exit-3")), STATE.failed, "application");
     },
   },
   {
     id: "ADAPTER-CANNOT-START",
-    family: "ADAPTER",
     source: `${SEED} "Task State: dispatch/runtime failures transition the task to failed with infrastructure failure"`,
     title: "a command that cannot start (its working directory is missing) → failed (infrastructure)",
-    per: "one",
     async run(ctx) {
       const env = envelope("exit-0", { working_dir: "/workspace/conformance-missing-directory" });
       const answer = await ctx.driver.call("SendMessage", sendParams(env));
@@ -193,10 +174,8 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
   },
   {
     id: "ADAPTER-MODE-ENV",
-    family: "ADAPTER",
     source: `${SEED} "Semantics: the selected value is exposed to the command as AIWG_A2A_ADAPTER_MODE"`,
     title: "plan and assess reach the command",
-    per: "one",
     async run(ctx) {
       for (const mode of ["plan", "assess"]) {
         const task = await runToEnd(ctx, envelope("env", { mode }));
@@ -210,11 +189,9 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
   },
   {
     id: "ADAPTER-ENV",
-    family: "ADAPTER",
     source:
       "agentic-sandbox adapter-command/v1 spec (environment: AIWG_A2A_ADAPTER, AIWG_A2A_TASK_ID, AIWG_A2A_MESSAGE)",
     title: "the adapter, the task id and the message reach the command",
-    per: "one",
     async run(ctx) {
       const text = "conformance message text";
       const task = await runToEnd(ctx, envelope("env"), text);
@@ -229,10 +206,8 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
   },
   {
     id: "ADAPTER-ARTIFACTS",
-    family: "ADAPTER",
     source: `${SEED} "Task State: Stdout and stderr chunks are captured as task artifacts"`,
     title: "stdout and stderr arrive as two artifacts",
-    per: "one",
     async run(ctx) {
       const task = await runToEnd(ctx, envelope("streams"));
       expectState(task, STATE.completed);
@@ -252,10 +227,8 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
   },
   {
     id: "ADAPTER-ECHO",
-    family: "ADAPTER",
     source: `${SEED} "Semantics: If the envelope is absent, messages:send preserves the default echo-backed text dispatch"`,
     title: "no envelope → the echo",
-    per: "one",
     async run(ctx) {
       const text = "conformance echo text";
       const task = await runToEnd(ctx, undefined, text);
@@ -267,4 +240,4 @@ export const ADAPTER_SCENARIOS: Scenario[] = [
       expect(allOutput(task).includes(text) || agentSaid, `the text "${text}" echoed by the agent`, () => brief(task));
     },
   },
-];
+]);

@@ -2,22 +2,9 @@
 // seed's rules for text-line answers (adapter-command/v1 seed, "Optional text input").
 import type { Answer, Binding, Json } from "./driver.js";
 import { brief } from "./http.js";
-import {
-  allOutput,
-  answerParams,
-  cancelQuietly,
-  envelope,
-  HITL_ON,
-  promptOf,
-  STATE,
-  sendParams,
-  shown,
-  stateOf,
-  taskOf,
-  waitEnded,
-  waitFor,
-} from "./messages.js";
-import { expect, Mismatch, type Scenario, type ScenarioContext } from "./scenario.js";
+import { answerParams, cancelQuietly, envelope, HITL_ON, sendParams, shown, waitEnded, waitFor } from "./messages.js";
+import { expect, familyScenarios, Mismatch, type Scenario, type ScenarioContext } from "./scenario.js";
+import { allOutput, promptOf, STATE, stateOf, taskOf } from "./task-fields.js";
 import { UUID } from "./uris.js";
 import type { RequestName } from "./workspace.js";
 
@@ -107,18 +94,19 @@ async function expectAccepted(ctx: ScenarioContext, p: Prompted, text: string): 
   return taskOf(answer.result);
 }
 
-/** Runs `body` on a prompting task, and cancels the task whatever happens. */
-async function withPrompt(
-  ctx: ScenarioContext,
+/** A check on a task of `request` waiting at its prompt; the task is canceled whatever happens. */
+function withPrompt(
   request: RequestName,
-  body: (p: Prompted) => Promise<void>,
-): Promise<void> {
-  const p = await prompted(ctx, request);
-  try {
-    await body(p);
-  } finally {
-    await cancelQuietly(ctx, p.task.id);
-  }
+  body: (ctx: ScenarioContext, p: Prompted) => Promise<void>,
+): (ctx: ScenarioContext) => Promise<void> {
+  return async (ctx) => {
+    const p = await prompted(ctx, request);
+    try {
+      await body(ctx, p);
+    } finally {
+      await cancelQuietly(ctx, p.task.id);
+    }
+  };
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
@@ -133,252 +121,215 @@ export function p95(values: number[]): number {
 
 const CF4_TRIALS = 20;
 
-export const HITL_SCENARIOS: Scenario[] = [
+export const HITL_SCENARIOS: Scenario[] = familyScenarios("HITL", "one", [
   {
     id: "HITL-CF-1",
-    family: "HITL",
     source: `${HITL_SPEC} CF-1`,
     title: "prompt_id is a UUID; an answer resumes the task; a second answer is refused 409 / -32010",
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask", async (p) => {
-        expect(UUID.test(String(p.prompt.prompt_id)), "prompt_id a UUID", () => brief(p.prompt.prompt_id));
-        const after = await expectAccepted(ctx, p, "y");
-        expect(
-          stateOf(after) !== STATE.inputRequired || promptOf(after)?.prompt_id !== p.prompt.prompt_id,
-          "the task resumed",
-          () => brief(after),
-        );
-        expectRefusal(ctx.driver.binding, await reply(ctx, p, p.prompt.prompt_id, { text: "y" }), "answered");
-      }),
+    run: withPrompt("ask", async (ctx, p) => {
+      expect(UUID.test(String(p.prompt.prompt_id)), "prompt_id a UUID", () => brief(p.prompt.prompt_id));
+      const after = await expectAccepted(ctx, p, "y");
+      expect(
+        stateOf(after) !== STATE.inputRequired || promptOf(after)?.prompt_id !== p.prompt.prompt_id,
+        "the task resumed",
+        () => brief(after),
+      );
+      expectRefusal(ctx.driver.binding, await reply(ctx, p, p.prompt.prompt_id, { text: "y" }), "answered");
+    }),
   },
   {
     id: "HITL-CF-2",
-    family: "HITL",
     source: `${HITL_SPEC} CF-2`,
     title: "a valid payload is accepted and the task leaves INPUT_REQUIRED",
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask", async (p) => {
-        const answer = await reply(ctx, p, p.prompt.prompt_id, { text: "y" }, true);
-        expect(!answer.error, "the answer accepted (200 or a JSON-RPC success)", () => shown(answer));
-        const done = await waitEnded(ctx, p.task.id);
-        expect(stateOf(done) === STATE.completed, STATE.completed, () => stateOf(done));
-      }),
+    run: withPrompt("ask", async (ctx, p) => {
+      const answer = await reply(ctx, p, p.prompt.prompt_id, { text: "y" }, true);
+      expect(!answer.error, "the answer accepted (200 or a JSON-RPC success)", () => shown(answer));
+      const done = await waitEnded(ctx, p.task.id);
+      expect(stateOf(done) === STATE.completed, STATE.completed, () => stateOf(done));
+    }),
   },
   {
     id: "HITL-CF-3",
-    family: "HITL",
     source: `${HITL_SPEC} CF-3; hitl-prompt/v1 examples/invalid-response-422.json`,
     title: "an invalid payload is refused 422 / -32011 with validation errors; the prompt stays; a valid one follows",
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask", async (p) => {
-        for (const payload of [{ text: 5 }, {}, { text: "y", extra: true }]) {
-          const answer = await reply(ctx, p, p.prompt.prompt_id, payload);
-          expectRefusal(ctx.driver.binding, answer, "invalid");
-          expect(validationErrorsOf(answer).length > 0, "validation_errors (path, keyword, message)", () =>
-            shown(answer),
-          );
-          await expectStillPrompting(ctx, p);
-        }
-        const after = await expectAccepted(ctx, p, "y");
-        expect(stateOf(after) !== STATE.inputRequired, "the task resumed", () => brief(after));
-      }),
+    run: withPrompt("ask", async (ctx, p) => {
+      for (const payload of [{ text: 5 }, {}, { text: "y", extra: true }]) {
+        const answer = await reply(ctx, p, p.prompt.prompt_id, payload);
+        expectRefusal(ctx.driver.binding, answer, "invalid");
+        expect(validationErrorsOf(answer).length > 0, "validation_errors (path, keyword, message)", () =>
+          shown(answer),
+        );
+        await expectStillPrompting(ctx, p);
+      }
+      const after = await expectAccepted(ctx, p, "y");
+      expect(stateOf(after) !== STATE.inputRequired, "the task resumed", () => brief(after));
+    }),
   },
   {
     id: "HITL-CF-4",
-    family: "HITL",
     source: `${HITL_SPEC} CF-4`,
     title: `resume latency p95 ≤ 1000 ms over ${CF4_TRIALS} answers`,
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask-loop", async (p) => {
-        const latencies: number[] = [];
-        let prompt = p.prompt;
-        for (let trial = 0; trial < CF4_TRIALS; trial++) {
-          const started = performance.now();
-          const answer = await reply(ctx, p, prompt.prompt_id, { text: "y" }, true);
-          expect(!answer.error, `answer ${trial + 1} accepted`, () => shown(answer));
-          const left = (task: Json) =>
-            stateOf(task) !== STATE.inputRequired || promptOf(task)?.prompt_id !== prompt.prompt_id;
-          if (!left(taskOf(answer.result))) await waitFor(ctx, p.task.id, left, "the task leaving INPUT_REQUIRED");
-          latencies.push(performance.now() - started);
-          const next = await waitFor(
-            ctx,
-            p.task.id,
-            (task) => stateOf(task) === STATE.inputRequired && promptOf(task)?.prompt_id !== prompt.prompt_id,
-            `prompt ${trial + 2}`,
-          );
-          prompt = promptOf(next);
-        }
-        const value = p95(latencies);
-        expect(
-          value <= 1000,
-          "p95 ≤ 1000 ms",
-          () => `p95 ${Math.round(value)} ms (max ${Math.round(Math.max(...latencies))} ms)`,
+    run: withPrompt("ask-loop", async (ctx, p) => {
+      const latencies: number[] = [];
+      let prompt = p.prompt;
+      for (let trial = 0; trial < CF4_TRIALS; trial++) {
+        const started = performance.now();
+        const answer = await reply(ctx, p, prompt.prompt_id, { text: "y" }, true);
+        expect(!answer.error, `answer ${trial + 1} accepted`, () => shown(answer));
+        const left = (task: Json) =>
+          stateOf(task) !== STATE.inputRequired || promptOf(task)?.prompt_id !== prompt.prompt_id;
+        if (!left(taskOf(answer.result))) await waitFor(ctx, p.task.id, left, "the task leaving INPUT_REQUIRED");
+        latencies.push(performance.now() - started);
+        const next = await waitFor(
+          ctx,
+          p.task.id,
+          (task) => stateOf(task) === STATE.inputRequired && promptOf(task)?.prompt_id !== prompt.prompt_id,
+          `prompt ${trial + 2}`,
         );
-      }),
+        prompt = promptOf(next);
+      }
+      const value = p95(latencies);
+      expect(
+        value <= 1000,
+        "p95 ≤ 1000 ms",
+        () => `p95 ${Math.round(value)} ms (max ${Math.round(Math.max(...latencies))} ms)`,
+      );
+    }),
   },
   {
     id: "HITL-CF-5",
-    family: "HITL",
     source: `${HITL_SPEC} CF-5; hitl-prompt/v1 envelope.schema.json`,
     title: "the prompt envelope assumes no UI: only its schema's keys, plain text, an object schema",
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask", async ({ prompt }) => {
-        const extra = Object.keys(prompt).filter((key) => !PROMPT_KEYS.has(key));
+    run: withPrompt("ask", async (_ctx, { prompt }) => {
+      const extra = Object.keys(prompt).filter((key) => !PROMPT_KEYS.has(key));
+      expect(
+        extra.length === 0,
+        "only prompt_id, prompt, response_schema, deadline, allowed_responders",
+        () => `also ${extra.join(", ")}`,
+      );
+      expect(
+        typeof prompt.prompt === "string" &&
+          prompt.prompt.length >= 1 &&
+          prompt.prompt.length <= 4096 &&
+          !CONTROL.test(prompt.prompt),
+        "prompt plain text of 1..4096 characters, no control characters",
+        () => brief(prompt.prompt),
+      );
+      expect(
+        prompt.response_schema?.type === "object" && JSON.stringify(prompt.response_schema).length <= 64 * 1024,
+        "response_schema an object schema (type object) of at most 64 KiB",
+        () => brief(prompt.response_schema),
+      );
+      if (prompt.allowed_responders !== undefined)
         expect(
-          extra.length === 0,
-          "only prompt_id, prompt, response_schema, deadline, allowed_responders",
-          () => `also ${extra.join(", ")}`,
+          Array.isArray(prompt.allowed_responders) &&
+            prompt.allowed_responders.every((r: unknown) => /^(any|specific:\S+|consensus:[1-9]\d*)$/.test(String(r))),
+          "allowed_responders any, specific:<id> or consensus:N",
+          () => brief(prompt.allowed_responders),
         );
-        expect(
-          typeof prompt.prompt === "string" &&
-            prompt.prompt.length >= 1 &&
-            prompt.prompt.length <= 4096 &&
-            !CONTROL.test(prompt.prompt),
-          "prompt plain text of 1..4096 characters, no control characters",
-          () => brief(prompt.prompt),
-        );
-        expect(
-          prompt.response_schema?.type === "object" && JSON.stringify(prompt.response_schema).length <= 64 * 1024,
-          "response_schema an object schema (type object) of at most 64 KiB",
-          () => brief(prompt.response_schema),
-        );
-        if (prompt.allowed_responders !== undefined)
-          expect(
-            Array.isArray(prompt.allowed_responders) &&
-              prompt.allowed_responders.every((r: unknown) =>
-                /^(any|specific:\S+|consensus:[1-9]\d*)$/.test(String(r)),
-              ),
-            "allowed_responders any, specific:<id> or consensus:N",
-            () => brief(prompt.allowed_responders),
-          );
-      }),
+    }),
   },
   {
     id: "HITL-CF-6",
-    family: "HITL",
     source: `${HITL_SPEC} CF-6`,
     title: "after a disconnect, the replayed prompt has the same prompt_id and response_schema",
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask", async (p) => {
-        for (let attempt = 1; attempt <= 2; attempt++) {
-          const stream = await ctx.driver.stream(
-            "SubscribeToTask",
-            { id: p.task.id },
-            { until: (items) => items.length >= 1 },
-          );
-          const replayed = promptOf(stream.items[0]?.task);
-          expect(
-            replayed?.prompt_id === p.prompt.prompt_id &&
-              JSON.stringify(replayed?.response_schema) === JSON.stringify(p.prompt.response_schema),
-            `subscription ${attempt}: prompt ${p.prompt.prompt_id} with the same response_schema`,
-            () => (stream.error ? `error ${brief(stream.error)}` : brief(stream.items[0])),
-          );
-        }
-      }),
+    run: withPrompt("ask", async (ctx, p) => {
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        const stream = await ctx.driver.stream(
+          "SubscribeToTask",
+          { id: p.task.id },
+          { until: (items) => items.length >= 1 },
+        );
+        const replayed = promptOf(stream.items[0]?.task);
+        expect(
+          replayed?.prompt_id === p.prompt.prompt_id &&
+            JSON.stringify(replayed?.response_schema) === JSON.stringify(p.prompt.response_schema),
+          `subscription ${attempt}: prompt ${p.prompt.prompt_id} with the same response_schema`,
+          () => (stream.error ? `error ${brief(stream.error)}` : brief(stream.items[0])),
+        );
+      }
+    }),
   },
   {
     id: "HITL-TEXT-NEWLINE",
-    family: "HITL",
     source: `${SEED}: "The runtime appends one newline"`,
     title: "the command reads the text and exactly one newline",
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask-linger", async (p) => {
-        await expectAccepted(ctx, p, "conformance answer");
-        const done = await waitEnded(ctx, p.task.id);
-        const line = `received=${JSON.stringify("conformance answer\n")}`;
-        expect(allOutput(done).includes(line), line, () => brief(allOutput(done)));
-      }),
+    run: withPrompt("ask-linger", async (ctx, p) => {
+      await expectAccepted(ctx, p, "conformance answer");
+      const done = await waitEnded(ctx, p.task.id);
+      const line = `received=${JSON.stringify("conformance answer\n")}`;
+      expect(allOutput(done).includes(line), line, () => brief(allOutput(done)));
+    }),
   },
   {
     id: "HITL-TEXT-LIMIT",
-    family: "HITL",
     source: `${SEED}: "text is limited to 4096 bytes"`,
     title: "4097 bytes (or 2049 two-byte characters) refused, the prompt kept; 4096 bytes accepted",
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask", async (p) => {
-        for (const text of ["a".repeat(4097), "é".repeat(2049)]) {
-          expectRefusal(ctx.driver.binding, await reply(ctx, p, p.prompt.prompt_id, { text }), "invalid");
-          await expectStillPrompting(ctx, p);
-        }
-        await expectAccepted(ctx, p, "a".repeat(4096));
-      }),
+    run: withPrompt("ask", async (ctx, p) => {
+      for (const text of ["a".repeat(4097), "é".repeat(2049)]) {
+        expectRefusal(ctx.driver.binding, await reply(ctx, p, p.prompt.prompt_id, { text }), "invalid");
+        await expectStillPrompting(ctx, p);
+      }
+      await expectAccepted(ctx, p, "a".repeat(4096));
+    }),
   },
   {
     id: "HITL-TEXT-CONTROL",
-    family: "HITL",
     source: `${SEED}: "cannot contain control characters"`,
     title: "a text with a control character is refused, the prompt kept",
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask", async (p) => {
-        for (const text of ["a\u0007b", "two\nlines", "\u001b[31mred", "a\u0085b"]) {
-          expectRefusal(ctx.driver.binding, await reply(ctx, p, p.prompt.prompt_id, { text }), "invalid");
-          await expectStillPrompting(ctx, p);
-        }
-        await expectAccepted(ctx, p, "y");
-      }),
+    run: withPrompt("ask", async (ctx, p) => {
+      for (const text of ["a\u0007b", "two\nlines", "\u001b[31mred", "a\u0085b"]) {
+        expectRefusal(ctx.driver.binding, await reply(ctx, p, p.prompt.prompt_id, { text }), "invalid");
+        await expectStillPrompting(ctx, p);
+      }
+      await expectAccepted(ctx, p, "y");
+    }),
   },
   {
     id: "HITL-TEXT-NEW-ID",
-    family: "HITL",
     source: `${SEED}: "A later prompt receives a new ID"`,
     title: "the command's second prompt has another prompt_id",
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask-twice", async (p) => {
-        const after = await expectAccepted(ctx, p, "y");
-        const second =
-          stateOf(after) === STATE.inputRequired && promptOf(after)?.prompt_id !== p.prompt.prompt_id
-            ? after
-            : await waitFor(
-                ctx,
-                p.task.id,
-                (task) => stateOf(task) === STATE.inputRequired && promptOf(task)?.prompt_id !== p.prompt.prompt_id,
-                "a second prompt",
-              );
-        const id = promptOf(second)?.prompt_id;
-        expect(UUID.test(String(id)) && id !== p.prompt.prompt_id, `a new UUID, not ${p.prompt.prompt_id}`, () =>
-          brief(id),
-        );
-      }),
+    run: withPrompt("ask-twice", async (ctx, p) => {
+      const after = await expectAccepted(ctx, p, "y");
+      const second =
+        stateOf(after) === STATE.inputRequired && promptOf(after)?.prompt_id !== p.prompt.prompt_id
+          ? after
+          : await waitFor(
+              ctx,
+              p.task.id,
+              (task) => stateOf(task) === STATE.inputRequired && promptOf(task)?.prompt_id !== p.prompt.prompt_id,
+              "a second prompt",
+            );
+      const id = promptOf(second)?.prompt_id;
+      expect(UUID.test(String(id)) && id !== p.prompt.prompt_id, `a new UUID, not ${p.prompt.prompt_id}`, () =>
+        brief(id),
+      );
+    }),
   },
   {
     id: "HITL-TEXT-STALE",
-    family: "HITL",
     source: `${SEED}: "Duplicate or stale replies are rejected"`,
     title: "an answer to the first prompt, once the second is open, is refused 409 / -32010",
-    per: "one",
-    run: (ctx) =>
-      withPrompt(ctx, "ask-twice", async (p) => {
-        await expectAccepted(ctx, p, "y");
-        const second = await waitFor(
-          ctx,
-          p.task.id,
-          (task) => stateOf(task) === STATE.inputRequired && promptOf(task)?.prompt_id !== p.prompt.prompt_id,
-          "a second prompt",
-        );
-        expectRefusal(ctx.driver.binding, await reply(ctx, p, p.prompt.prompt_id, { text: "y" }), "answered");
-        expect(promptOf(second) !== undefined, "the second prompt open", () => brief(second));
-        const now = await ctx.driver.call("GetTask", { id: p.task.id });
-        expect(promptOf(now.result)?.prompt_id === promptOf(second).prompt_id, "the second prompt still open", () =>
-          shown(now),
-        );
-      }),
+    run: withPrompt("ask-twice", async (ctx, p) => {
+      await expectAccepted(ctx, p, "y");
+      const second = await waitFor(
+        ctx,
+        p.task.id,
+        (task) => stateOf(task) === STATE.inputRequired && promptOf(task)?.prompt_id !== p.prompt.prompt_id,
+        "a second prompt",
+      );
+      expectRefusal(ctx.driver.binding, await reply(ctx, p, p.prompt.prompt_id, { text: "y" }), "answered");
+      expect(promptOf(second) !== undefined, "the second prompt open", () => brief(second));
+      const now = await ctx.driver.call("GetTask", { id: p.task.id });
+      expect(promptOf(now.result)?.prompt_id === promptOf(second).prompt_id, "the second prompt still open", () =>
+        shown(now),
+      );
+    }),
   },
   {
     id: "HITL-TEXT-OPT-IN",
-    family: "HITL",
     source: `${SEED}: "Without this field, output is never treated as an input request"`,
     title: "without input_mode a [y/N] line is output, not a prompt",
-    per: "one",
     async run(ctx) {
       const answer = await ctx.driver.call(
         "SendMessage",
@@ -394,4 +345,4 @@ export const HITL_SCENARIOS: Scenario[] = [
       }
     },
   },
-];
+]);

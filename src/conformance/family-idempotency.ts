@@ -4,20 +4,9 @@
 import { randomUUID } from "node:crypto";
 import type { Answer, CallOptions, Json } from "./driver.js";
 import { brief } from "./http.js";
-import {
-  allOutput,
-  answerParams,
-  cancelQuietly,
-  envelope,
-  promptOf,
-  STATE,
-  sendParams,
-  shown,
-  stateOf,
-  taskOf,
-  waitEnded,
-} from "./messages.js";
-import { expect, type Scenario, type ScenarioContext, Skip } from "./scenario.js";
+import { answerParams, cancelQuietly, envelope, sendParams, shown, waitEnded } from "./messages.js";
+import { expect, familyScenarios, type Scenario, type ScenarioContext, Skip } from "./scenario.js";
+import { allOutput, promptOf, STATE, stateOf, taskOf } from "./task-fields.js";
 import { HITL, IDEMPOTENCY } from "./uris.js";
 
 const SPEC = "idempotency/v1";
@@ -83,10 +72,9 @@ const ttlOf = (ctx: ScenarioContext): number => {
   return typeof ttl === "number" && ttl > 0 ? ttl : 86_400;
 };
 
-export const IDEM_SCENARIOS: Scenario[] = [
+export const IDEM_SCENARIOS: Scenario[] = familyScenarios("IDEM", "one", [
   {
     id: "IDEM-AC-1",
-    family: "IDEM",
     source: `${SPEC} §6 AC-1`,
     title: "a retried blocking send: the first answer byte for byte, Idempotent-Replayed, no second task",
     per: "each",
@@ -99,10 +87,8 @@ export const IDEM_SCENARIOS: Scenario[] = [
   },
   {
     id: "IDEM-AC-1-IMMEDIATE",
-    family: "IDEM",
     source: `${SPEC} §6 AC-1 (every answer given: a returnImmediately send's)`,
     title: "a retried returnImmediately send replays its first answer, also after the task ended",
-    per: "one",
     async run(ctx) {
       const contextId = randomUUID();
       const params = sendParams(envelope("sleep-short"), { contextId, returnImmediately: true });
@@ -116,10 +102,8 @@ export const IDEM_SCENARIOS: Scenario[] = [
   },
   {
     id: "IDEM-AC-1-ANSWER",
-    family: "IDEM",
     source: `${SPEC} §6 AC-1 (every answer given: an answer to a prompt)`,
     title: "a retried answer to a prompt replays its first answer and writes nothing twice",
-    per: "one",
     async run(ctx) {
       const start = await send(ctx, sendParams(envelope("ask-linger", { input_mode: "text-line" })), activated([HITL]));
       const task = taskOf(start.result);
@@ -142,7 +126,6 @@ export const IDEM_SCENARIOS: Scenario[] = [
   },
   {
     id: "IDEM-AC-2",
-    family: "IDEM",
     source: `${SPEC} §6 AC-2`,
     title: "the same messageId with another body: 422, the two hashes, the kept entry unchanged",
     per: "each",
@@ -172,10 +155,8 @@ export const IDEM_SCENARIOS: Scenario[] = [
   },
   {
     id: "IDEM-AC-3",
-    family: "IDEM",
     source: `${SPEC} §6 AC-3 (ttl_seconds from the card's params)`,
     title: "after the TTL the same request is new: processed, no replay header",
-    per: "one",
     async run(ctx) {
       const ttl = ttlOf(ctx);
       if (ttl * 1000 + 1500 > ctx.maxWaitMs)
@@ -198,10 +179,8 @@ export const IDEM_SCENARIOS: Scenario[] = [
   },
   {
     id: "IDEM-AC-4",
-    family: "IDEM",
     source: `${SPEC} §6 AC-4`,
     title: "the first answer survives a restart of the runtime, byte for byte",
-    per: "one",
     async run(ctx) {
       if (!ctx.restart) throw new Skip("needs --restart-command to restart the runtime");
       const contextId = randomUUID();
@@ -216,7 +195,6 @@ export const IDEM_SCENARIOS: Scenario[] = [
   },
   {
     id: "IDEM-7.1",
-    family: "IDEM",
     source: `${SPEC} §7.1 (messageId not UUID-shaped: MUST be refused, 400)`,
     title: "a messageId that is not a UUID is refused before anything runs",
     per: "each",
@@ -252,4 +230,4 @@ export const IDEM_SCENARIOS: Scenario[] = [
       expect(!list.error && list.result?.totalSize === 0, "no task", () => shown(list));
     },
   },
-];
+]);

@@ -6,7 +6,7 @@ import type { Json } from "./driver.js";
 import { A2A_ERRORS, expectA2AError } from "./errors.js";
 import { brief } from "./http.js";
 import { sendOk, sendParams, shown } from "./messages.js";
-import { expect, type Scenario, type ScenarioContext, Skip } from "./scenario.js";
+import { expect, familyScenarios, type Scenario, type ScenarioContext, Skip } from "./scenario.js";
 import { RUNTIME, UUID_V4_V7 } from "./uris.js";
 
 const SPEC = "runtime/v1 §7";
@@ -27,13 +27,11 @@ async function taskMetadata(ctx: ScenarioContext): Promise<Json> {
   return task.metadata ?? {};
 }
 
-export const RUNTIME_SCENARIOS: Scenario[] = [
+export const RUNTIME_SCENARIOS: Scenario[] = familyScenarios("RUNTIME", "one", [
   {
     id: "RUNTIME-CONF-001",
-    family: "RUNTIME",
     source: `${SPEC} RUNTIME-CONF-001`,
     title: "one runtime/v1 entry on the card, required, with valid params",
-    per: "one",
     async run(ctx) {
       const entries = runtimeEntries(ctx);
       expect(
@@ -61,7 +59,6 @@ export const RUNTIME_SCENARIOS: Scenario[] = [
   },
   {
     id: "RUNTIME-CONF-002",
-    family: "RUNTIME",
     source: `${SPEC} RUNTIME-CONF-002`,
     title: "an activated runtime/v1 comes back in the A2A-Extensions response header",
     per: "each",
@@ -84,7 +81,6 @@ export const RUNTIME_SCENARIOS: Scenario[] = [
   },
   {
     id: "RUNTIME-CONF-003",
-    family: "RUNTIME",
     source: `${SPEC} RUNTIME-CONF-003; A2A 1.0.1 §5.4 ExtensionSupportRequiredError`,
     title: "with runtime/v1 required, a request without it is refused, naming the URI",
     per: "each",
@@ -98,10 +94,8 @@ export const RUNTIME_SCENARIOS: Scenario[] = [
   },
   {
     id: "RUNTIME-CONF-004",
-    family: "RUNTIME",
     source: `${SPEC} RUNTIME-CONF-004`,
     title: "a task's runtime.* metadata equals the card's params",
-    per: "one",
     async run(ctx) {
       const p = params(ctx);
       const metadata = await taskMetadata(ctx);
@@ -128,10 +122,8 @@ export const RUNTIME_SCENARIOS: Scenario[] = [
   },
   {
     id: "RUNTIME-CONF-005",
-    family: "RUNTIME",
     source: `${SPEC} RUNTIME-CONF-005`,
     title: "image_ref per runtime kind (host: absent)",
-    per: "one",
     async run(ctx) {
       const p = params(ctx);
       if (p.runtime !== "host")
@@ -141,10 +133,8 @@ export const RUNTIME_SCENARIOS: Scenario[] = [
   },
   {
     id: "RUNTIME-CONF-006",
-    family: "RUNTIME",
     source: `${SPEC} RUNTIME-CONF-006`,
     title: "params.instance_id is byte-identical on every fetch of the card",
-    per: "one",
     async run(ctx) {
       const first = params(ctx).instance_id;
       for (let fetch = 2; fetch <= 4; fetch++) {
@@ -157,10 +147,8 @@ export const RUNTIME_SCENARIOS: Scenario[] = [
   },
   {
     id: "RUNTIME-CONF-007",
-    family: "RUNTIME",
     source: `${SPEC} RUNTIME-CONF-007`,
     title: "the instance id is a UUID v4 or v7, the same on the card and in task metadata",
-    per: "one",
     async run(ctx) {
       const id = params(ctx).instance_id;
       expect(typeof id === "string" && UUID_V4_V7.test(id), "a UUID v4 or v7", () => brief(id));
@@ -170,4 +158,4 @@ export const RUNTIME_SCENARIOS: Scenario[] = [
       );
     },
   },
-];
+]);

@@ -14,7 +14,7 @@ import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import type * as grpc from "@grpc/grpc-js";
 import { PROTOCOL_BINDING } from "./driver.js";
 import { brief, readBounded } from "./http.js";
-import { expect, type Scenario, type ScenarioContext } from "./scenario.js";
+import { expect, familyScenarios, type Scenario, type ScenarioContext } from "./scenario.js";
 
 async function sdkClient(ctx: ScenarioContext): Promise<Client> {
   const { binding, url } = ctx.driver;
@@ -45,13 +45,11 @@ async function sdkClient(ctx: ScenarioContext): Promise<Client> {
 const closeGrpc = (client: Client | undefined) =>
   (client?.transport as unknown as { grpcClient?: grpc.Client } | undefined)?.grpcClient?.close();
 
-export const SDK_SCENARIOS: Scenario[] = [
+export const SDK_SCENARIOS: Scenario[] = familyScenarios("A2A", "each", [
   {
     id: "A2A-SDK-CLIENT",
-    family: "A2A",
     source: "A2A 1.0.1 §3.1.1, §3.1.3, through the official @a2a-js/sdk client",
     title: "the official client sends a message and reads the task back",
-    per: "each",
     async run(ctx) {
       let client: Client | undefined;
       try {
@@ -79,4 +77,4 @@ export const SDK_SCENARIOS: Scenario[] = [
       }
     },
   },
-];
+]);

@@ -1,23 +1,12 @@
-// The requests the scenarios send (A2A 1.0 ProtoJSON shapes, §5 of the JSON binding) and what they read back from
-// a task: its state, its output artifacts, its open prompt.
+// The requests the scenarios send (A2A 1.0 ProtoJSON shapes, §5 of the JSON binding) and the calls they make again
+// and again: a send that must succeed, waiting for a state, canceling what a scenario left running.
 import { randomUUID } from "node:crypto";
 import type { Answer, CallOptions, Json } from "./driver.js";
 import { brief } from "./http.js";
 import { expect, Mismatch, type ScenarioContext } from "./scenario.js";
+import { ENDED, stateOf, taskOf } from "./task-fields.js";
 import { ADAPTER, HITL } from "./uris.js";
 import { type RequestName, RUNNER_PATH, requestPath } from "./workspace.js";
-
-export const STATE = {
-  submitted: "TASK_STATE_SUBMITTED",
-  working: "TASK_STATE_WORKING",
-  inputRequired: "TASK_STATE_INPUT_REQUIRED",
-  completed: "TASK_STATE_COMPLETED",
-  failed: "TASK_STATE_FAILED",
-  canceled: "TASK_STATE_CANCELED",
-  rejected: "TASK_STATE_REJECTED",
-} as const;
-/** A2A 1.0 §4.1.3: the terminal states. */
-export const ENDED = new Set<string>([STATE.completed, STATE.failed, STATE.canceled, STATE.rejected]);
 
 export interface Envelope {
   adapter?: unknown;
@@ -72,32 +61,6 @@ export function answerParams(task: Json, promptId: string, payload: Json, shape:
     message: { taskId: task.id, metadata: { hitl_response_for: { prompt_id: promptId, payload } } },
   });
 }
-
-export const taskOf = (result: Json): Json =>
-  result && typeof result === "object" && "task" in result ? result.task : result;
-export const stateOf = (task: Json): string => String(task?.status?.state ?? "(none)");
-
-/** The text of every artifact part whose artifact is named `name` (or has that id). */
-export function outputOf(task: Json, name: string): string {
-  const artifacts: Json[] = Array.isArray(task?.artifacts) ? task.artifacts : [];
-  return artifacts
-    .filter((artifact) => artifact?.name === name || artifact?.artifactId === name)
-    .flatMap((artifact) => (Array.isArray(artifact.parts) ? artifact.parts : []))
-    .map((part: Json) => (typeof part?.text === "string" ? part.text : ""))
-    .join("");
-}
-
-/** Every artifact's text, joined. */
-export function allOutput(task: Json): string {
-  const artifacts: Json[] = Array.isArray(task?.artifacts) ? task.artifacts : [];
-  return artifacts
-    .flatMap((artifact) => (Array.isArray(artifact?.parts) ? artifact.parts : []))
-    .map((part: Json) => (typeof part?.text === "string" ? part.text : ""))
-    .join("");
-}
-
-/** The hitl-prompt/v1 envelope of the task's open prompt, if any. */
-export const promptOf = (task: Json): Json => task?.status?.message?.metadata?.[HITL];
 
 /** How an answer is shown in a mismatch. */
 export function shown(answer: Answer): string {

@@ -17,6 +17,14 @@ export interface Scenario {
   run(ctx: ScenarioContext): Promise<void>;
 }
 
+/** A scenario as its family's list writes it: the family is the list's, and `per` the list's unless it says. */
+export type ScenarioEntry = Omit<Scenario, "family" | "per"> & Partial<Pick<Scenario, "per">>;
+
+/** The scenarios of `family`, each run `per` binding as the family mostly is unless its entry says otherwise. */
+export function familyScenarios(family: Family, per: Scenario["per"], entries: ScenarioEntry[]): Scenario[] {
+  return entries.map((entry) => ({ family, per, ...entry }));
+}
+
 /** What a scenario works with: the card, the binding it runs on, and the suite's options. */
 export interface ScenarioContext {
   card: CardInfo;
