@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the operator console (src/web, CONTRACT section 10) into dist/web: one script bundled and minified by
-// esbuild (Preact, anser and the validator of src/core), one stylesheet (with the 256-colour palette classes made
-// here), and the page. `npm run build` runs it after tsc; the server reads dist/web (src/http/console/assets.ts).
+// esbuild (Preact, anser and the validator of src/core), one stylesheet (with the ANSI colour classes made here),
+// and the page. `npm run build` runs it after tsc; the server reads dist/web (src/http/console/assets.ts).
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
@@ -25,9 +25,35 @@ await build({
   logLevel: "warning",
 });
 
-/** The xterm 256-colour palette: 16 base colours are styled by name in console.css; these are 16..255. */
-function palette() {
-  const rules = [];
+/**
+ * The 16 base colours on the dark output background: anser's name (SGR 30–37, 90–97), the text colour, the
+ * background. One table for both ways a program asks for them: by name (.ansi-red-fg) and as 38;5;N with N under 16.
+ */
+const BASE_COLOURS = [
+  ["black", "555", "000"],
+  ["red", "ff6b6b", "b71c1c"],
+  ["green", "69db7c", "2b8a3e"],
+  ["yellow", "ffd43b", "a07c00"],
+  ["blue", "74c0fc", "1c5fb8"],
+  ["magenta", "e599f7", "862e9c"],
+  ["cyan", "66d9e8", "0b7285"],
+  ["white", "e9ecef", "adb5bd"],
+  ["bright-black", "868e96", "495057"],
+  ["bright-red", "ffa8a8", "e03131"],
+  ["bright-green", "b2f2bb", "37b24d"],
+  ["bright-yellow", "ffec99", "f59f00"],
+  ["bright-blue", "a5d8ff", "1971c2"],
+  ["bright-magenta", "eebefa", "ae3ec9"],
+  ["bright-cyan", "99e9f2", "1098ad"],
+  ["bright-white", "fff", "f1f3f5"],
+];
+
+/** The ANSI colour classes: the 16 base colours, then the rest of the xterm 256-colour palette, 16..255. */
+function colourRules() {
+  const rules = BASE_COLOURS.map(
+    ([name, fg, bg], i) =>
+      `.ansi-${name}-fg,.ansi-palette-${i}-fg{color:#${fg}}.ansi-${name}-bg,.ansi-palette-${i}-bg{background:#${bg}}`,
+  );
   const hex = (n) => n.toString(16).padStart(2, "0");
   const levels = [0, 95, 135, 175, 215, 255];
   for (let i = 16; i < 256; i++) {
@@ -42,20 +68,11 @@ function palette() {
     const colour = `#${rgb.map(hex).join("")}`;
     rules.push(`.ansi-palette-${i}-fg{color:${colour}}.ansi-palette-${i}-bg{background:${colour}}`);
   }
-  // The 16 base colours as console.css draws them by name (.ansi-red-fg...), for 38;5;N with N under 16.
-  const fg =
-    "555 ff6b6b 69db7c ffd43b 74c0fc e599f7 66d9e8 e9ecef 868e96 ffa8a8 b2f2bb ffec99 a5d8ff eebefa 99e9f2 fff";
-  const bg =
-    "000 b71c1c 2b8a3e a07c00 1c5fb8 862e9c 0b7285 adb5bd 495057 e03131 37b24d f59f00 1971c2 ae3ec9 1098ad f1f3f5";
-  const fgs = fg.split(" ");
-  const bgs = bg.split(" ");
-  for (let i = 0; i < 16; i++)
-    rules.push(`.ansi-palette-${i}-fg{color:#${fgs[i]}}.ansi-palette-${i}-bg{background:#${bgs[i]}}`);
   return rules.join("\n");
 }
 
 const css = await build({
-  stdin: { contents: `${readFileSync(`${root}src/web/console.css`, "utf8")}\n${palette()}\n`, loader: "css" },
+  stdin: { contents: `${readFileSync(`${root}src/web/console.css`, "utf8")}\n${colourRules()}\n`, loader: "css" },
   write: false,
   minify: true,
   logLevel: "warning",
