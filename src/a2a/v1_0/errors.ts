@@ -31,25 +31,28 @@ const row = (code: number, reason: string, http: number, status: string, domain 
   status,
 });
 
+/** A hitl-prompt/v1 refusal: its message is the extension's error name, the reason in lower case. */
+const hitl = (code: number, reason: string, http: number, status: string): Row => ({
+  ...row(code, reason, http, status, OUR_DOMAIN),
+  message: reason.toLowerCase(),
+});
+
+/** A request refused for the server's load (JSON-RPC's server-busy code), the core's words after `prefix`. */
+const busy = (reason: string, http: number, status: string, prefix: string): Row => ({
+  ...row(A2A_CODES.serverBusy, reason, http, status, OUR_DOMAIN),
+  prefix,
+});
+
 export const TABLE: Record<CoreErrorCode, Row> = {
   envelope_rejected: row(A2A_CODES.invalidParams, "ADAPTER_COMMAND_REJECTED", 400, "INVALID_ARGUMENT", OUR_DOMAIN),
   invalid_params: row(A2A_CODES.invalidParams, "INVALID_PARAMS", 400, "INVALID_ARGUMENT"),
   task_not_found: row(A2A_CODES.taskNotFound, "TASK_NOT_FOUND", 404, "NOT_FOUND"),
   // 400, not 1.0.0's 409: A2A 1.0.1 §5.4 changed it (docs/reference.md, "Errors").
   task_not_cancelable: row(A2A_CODES.taskNotCancelable, "TASK_NOT_CANCELABLE", 400, "FAILED_PRECONDITION"),
-  hitl_unknown: {
-    ...row(A2A_CODES.hitlUnknown, "HITL_ALREADY_ANSWERED_OR_UNKNOWN", 409, "ABORTED", OUR_DOMAIN),
-    message: "hitl_already_answered_or_unknown",
-  },
-  hitl_invalid: {
-    ...row(A2A_CODES.hitlInvalid, "HITL_RESPONSE_INVALID", 422, "INVALID_ARGUMENT", OUR_DOMAIN),
-    message: "hitl_response_invalid",
-  },
-  busy: { ...row(A2A_CODES.serverBusy, "QUEUE_FULL", 503, "UNAVAILABLE", OUR_DOMAIN), prefix: "server busy" },
-  shutting_down: {
-    ...row(A2A_CODES.serverBusy, "SHUTTING_DOWN", 503, "UNAVAILABLE", OUR_DOMAIN),
-    prefix: "server shutting down",
-  },
+  hitl_unknown: hitl(A2A_CODES.hitlUnknown, "HITL_ALREADY_ANSWERED_OR_UNKNOWN", 409, "ABORTED"),
+  hitl_invalid: hitl(A2A_CODES.hitlInvalid, "HITL_RESPONSE_INVALID", 422, "INVALID_ARGUMENT"),
+  busy: busy("QUEUE_FULL", 503, "UNAVAILABLE", "server busy"),
+  shutting_down: busy("SHUTTING_DOWN", 503, "UNAVAILABLE", "server shutting down"),
   unsupported_operation: row(A2A_CODES.unsupportedOperation, "UNSUPPORTED_OPERATION", 400, "FAILED_PRECONDITION"),
   push_not_supported: row(A2A_CODES.pushNotSupported, "PUSH_NOTIFICATION_NOT_SUPPORTED", 400, "FAILED_PRECONDITION"),
   extended_card_not_configured: row(
@@ -72,15 +75,9 @@ export const TABLE: Record<CoreErrorCode, Row> = {
     400,
     "FAILED_PRECONDITION",
   ),
-  slow_consumer: {
-    ...row(A2A_CODES.serverBusy, "SLOW_CONSUMER", 429, "RESOURCE_EXHAUSTED", OUR_DOMAIN),
-    prefix: "stream ended",
-  },
+  slow_consumer: busy("SLOW_CONSUMER", 429, "RESOURCE_EXHAUSTED", "stream ended"),
   // gRPC's status for a message past its size limit; asking again for the same is refused again.
-  response_too_large: {
-    ...row(A2A_CODES.serverBusy, "RESPONSE_TOO_LARGE", 429, "RESOURCE_EXHAUSTED", OUR_DOMAIN),
-    prefix: "response too large",
-  },
+  response_too_large: busy("RESPONSE_TOO_LARGE", 429, "RESOURCE_EXHAUSTED", "response too large"),
   idempotency_key_reused: row(
     A2A_CODES.idempotencyKeyReused,
     "IDEMPOTENCY_KEY_REUSED_WITH_DIFFERENT_PAYLOAD",
