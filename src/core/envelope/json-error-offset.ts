@@ -39,19 +39,31 @@ export function jsonErrorOffset(text: string): number | undefined {
     if (!match || match[0] === "" || match[0] === "-") fail(i);
     i += (match as RegExpExecArray)[0].length;
   };
+  // The members of an object or the items of an array, `close` ending them: none, or one or more between commas.
+  const list = (close: string, member: () => void) => {
+    i++; // opening bracket
+    skip();
+    if (text[i] === close) {
+      i++;
+      return;
+    }
+    for (;;) {
+      member();
+      skip();
+      if (text[i] === ",") i++;
+      else if (text[i] === close) {
+        i++;
+        return;
+      } else fail(i);
+    }
+  };
   const value = (depth: number): void => {
     // Past this depth the offset is given up (undefined) rather than the stack.
     if (depth > 1000) throw TOO_DEEP;
     skip();
     const ch = text[i];
-    if (ch === "{") {
-      i++;
-      skip();
-      if (text[i] === "}") {
-        i++;
-        return;
-      }
-      for (;;) {
+    if (ch === "{")
+      list("}", () => {
         skip();
         if (text[i] !== '"') fail(i);
         string();
@@ -59,30 +71,9 @@ export function jsonErrorOffset(text: string): number | undefined {
         if (text[i] !== ":") fail(i);
         i++;
         value(depth + 1);
-        skip();
-        if (text[i] === ",") i++;
-        else if (text[i] === "}") {
-          i++;
-          return;
-        } else fail(i);
-      }
-    } else if (ch === "[") {
-      i++;
-      skip();
-      if (text[i] === "]") {
-        i++;
-        return;
-      }
-      for (;;) {
-        value(depth + 1);
-        skip();
-        if (text[i] === ",") i++;
-        else if (text[i] === "]") {
-          i++;
-          return;
-        } else fail(i);
-      }
-    } else if (ch === '"') string();
+      });
+    else if (ch === "[") list("]", () => value(depth + 1));
+    else if (ch === '"') string();
     else if (ch === "t") literal("true");
     else if (ch === "f") literal("false");
     else if (ch === "n") literal("null");
