@@ -4,6 +4,7 @@
 // `Authorization: Bearer`, never in a URL.
 import { HITL_URI, IDEMPOTENCY_URI, RUNTIME_URI } from "../core/uris.js";
 import { SseParser } from "./sse.js";
+import { type Json, record, records } from "./task-fields.js";
 
 /** An error answer in words, with what the page needs to say which one it was. */
 export class ApiError extends Error {
@@ -22,22 +23,16 @@ export class ApiError extends Error {
   }
 }
 
-type Json = Record<string, unknown>;
-
-const record = (value: unknown): Json => (typeof value === "object" && value !== null ? (value as Json) : {});
-
 function errorOf(http: number, body: unknown): ApiError {
   const error = record(record(body).error);
-  const details = Array.isArray(error.details) ? error.details.map(record) : [];
+  const details = records(error.details);
   const info = details.find((detail) => String(detail["@type"]).endsWith("google.rpc.ErrorInfo"));
   const bad = details.find((detail) => String(detail["@type"]).endsWith("google.rpc.BadRequest"));
-  const violations = Array.isArray(bad?.fieldViolations)
-    ? bad.fieldViolations.map(record).map((v) => ({
-        field: String(v.field ?? ""),
-        description: String(v.description ?? ""),
-        reason: String(v.reason ?? ""),
-      }))
-    : [];
+  const violations = records(bad?.fieldViolations).map((v) => ({
+    field: String(v.field ?? ""),
+    description: String(v.description ?? ""),
+    reason: String(v.reason ?? ""),
+  }));
   return new ApiError(
     typeof error.message === "string" ? error.message : `the server answered ${http}`,
     http,

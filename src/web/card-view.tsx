@@ -1,7 +1,7 @@
 // The agent card (public), and the extended card when the server has one (it needs the token).
 import { useEffect, useState } from "preact/hooks";
 import type { Api } from "./api.js";
-import { type Json, record } from "./task-fields.js";
+import { type Json, record, records } from "./task-fields.js";
 
 export function CardView({ api }: { api: Api }) {
   const [card, setCard] = useState<Json | undefined>();
@@ -25,9 +25,9 @@ export function CardView({ api }: { api: Api }) {
     );
   if (!card) return <p class="muted">Loading the card…</p>;
   const capabilities = record(card.capabilities);
-  const extensions = Array.isArray(capabilities.extensions) ? capabilities.extensions.map(record) : [];
-  const interfaces = Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces.map(record) : [];
-  const skills = Array.isArray(card.skills) ? card.skills.map(record) : [];
+  const extensions = records(capabilities.extensions);
+  const interfaces = records(card.supportedInterfaces);
+  const skills = records(card.skills);
   return (
     <section class="card" aria-labelledby="card-title">
       <h2 id="card-title">Agent card</h2>

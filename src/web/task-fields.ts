@@ -7,6 +7,9 @@ export type Json = Record<string, unknown>;
 export const record = (value: unknown): Json =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : {};
 
+/** A list's entries as records; no entries when it is not a list. */
+export const records = (value: unknown): Json[] => (Array.isArray(value) ? value.map(record) : []);
+
 export interface Task {
   id: string;
   contextId: string;
@@ -58,7 +61,7 @@ export function artifactOutput(task: Task): { stream: "stdout" | "stderr"; text:
   const parts: { stream: "stdout" | "stderr"; text: string; seq: number }[] = [];
   for (const artifact of task.artifacts ?? []) {
     const stream = artifact.artifactId === "stderr" ? "stderr" : "stdout";
-    for (const part of Array.isArray(artifact.parts) ? artifact.parts.map(record) : []) {
+    for (const part of records(artifact.parts)) {
       if (typeof part.text === "string")
         parts.push({ stream, text: part.text, seq: Number(record(part.metadata).seq ?? 0) });
     }

@@ -3,7 +3,7 @@
 // CONTRACT 9.4), and GetTask once more at the end for the fail kind and exit code.
 import { type Api, ApiError } from "./api.js";
 import { OutputLines, type StreamName } from "./output-lines.js";
-import { artifactOutput, droppedBytes, type Json, record, type Task } from "./task-fields.js";
+import { artifactOutput, droppedBytes, type Json, record, records, type Task } from "./task-fields.js";
 import { stateOf } from "./words.js";
 
 /** Output taken in at once, at most: about 2 000 lines of 30 characters. */
@@ -147,8 +147,7 @@ export class TaskFollower {
     } else if ("artifactUpdate" in item) {
       const artifact = record(record(item.artifactUpdate).artifact);
       const stream = artifact.artifactId === "stderr" ? "stderr" : "stdout";
-      for (const part of Array.isArray(artifact.parts) ? artifact.parts.map(record) : [])
-        if (typeof part.text === "string") this.append(stream, part.text);
+      for (const part of records(artifact.parts)) if (typeof part.text === "string") this.append(stream, part.text);
     }
     this.notify();
   }
