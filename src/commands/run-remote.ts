@@ -48,7 +48,10 @@ export async function runRemote(file: string, options: RemoteRunOptions, io: Io)
 
 /** `tasks watch ID`: follows a task already on the server, as `run` would have. */
 export async function watchRemote(taskId: string, options: RemoteRunOptions, io: Io): Promise<number> {
-  return followRemote(options, io, { file: taskId, hitl: false }, (task, connection) => ({
+  // A tasks command: a task the server has not (no such id, a prefix naming none or several) exits 1, as for
+  // `tasks show` (docs/reference.md, "A runtime at a URL").
+  const what = { file: taskId, hitl: false, refusedExit: EXIT.failed };
+  return followRemote(options, io, what, (task, connection) => ({
     task: resolveTaskId(connection, taskId).then((id) => task.watch(id)),
     request: `task ${taskId}`,
   }));
@@ -57,7 +60,7 @@ export async function watchRemote(taskId: string, options: RemoteRunOptions, io:
 async function followRemote(
   options: RemoteRunOptions,
   io: Io,
-  what: { file: string; hitl: boolean },
+  what: { file: string; hitl: boolean; refusedExit?: number },
   begin: (remote: RemoteTask, connection: Connection) => { task: Promise<TaskView>; request: string },
 ): Promise<number> {
   const say = sayTo(io);
@@ -76,7 +79,8 @@ async function followRemote(
     escapeWords: !options.json,
     terminal,
   });
-  const report = (error: unknown) => printFailure(connection.failure(error), what.file, io, options.json);
+  const report = (error: unknown) =>
+    printFailure(connection.failure(error), what.file, io, options.json, what.refusedExit);
   let code: number;
   if (screen) {
     if (process.env.NO_COLOR) process.env.FORCE_COLOR = "0";
@@ -111,12 +115,21 @@ async function followRemote(
   return code;
 }
 
-/** Says why nothing ran (or why following failed before the task was known), and picks the exit code. */
-export async function printFailure(failure: ClientFailure, file: string, io: Io, json = false): Promise<number> {
+/**
+ * Says why nothing ran (or why following failed before the task was known), and picks the exit code: a refusal by
+ * the server is `refusedExit` (for `run`, the server's failure).
+ */
+export async function printFailure(
+  failure: ClientFailure,
+  file: string,
+  io: Io,
+  json = false,
+  refusedExit: number = EXIT.infrastructure,
+): Promise<number> {
   if (failure.kind === "rejected") return printRejection(failure, file, io, json);
   if (json) io.stdout.write(`${jsonWithoutC1(JSON.stringify({ kind: failure.kind, message: failure.message }))}\n`);
   sayTo(io)(failure.message);
-  return failure.kind === "usage" ? EXIT.usage : EXIT.infrastructure;
+  return failure.kind === "usage" ? EXIT.usage : failure.kind === "refused" ? refusedExit : EXIT.infrastructure;
 }
 
 async function printRejection(failure: ClientFailure, file: string, io: Io, json = false): Promise<number> {

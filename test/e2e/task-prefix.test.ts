@@ -75,4 +75,15 @@ describe("tasks with an id prefix, against serve --http", { timeout: 120_000 }, 
     assert.equal(none.code, 1, explain(none));
     assert.match(none.stderr, /no task has an id that starts with "zzzzzzzz": task not found/);
   });
+
+  it("watch agrees with show on a task the server does not have: exit 1, a prefix or a whole id", async () => {
+    for (const command of [["show"], ["watch", "--no-tui"]]) {
+      const [verb, ...flags] = command;
+      const prefix = await tasks([verb as string, "zzzzzzzz", ...flags]);
+      assert.equal(prefix.code, 1, `${verb}: ${explain(prefix)}`);
+      assert.match(prefix.stderr, /no task has an id that starts with "zzzzzzzz": task not found/);
+      const whole = await tasks([verb as string, "00000000-0000-4000-8000-000000000000", ...flags]);
+      assert.equal(whole.code, 1, `${verb}: ${explain(whole)}`);
+    }
+  });
 });
