@@ -71,6 +71,9 @@ export async function listenGrpc(options: GrpcServerOptions): Promise<GrpcServer
     "grpc.max_send_message_length": options.maxAnswerBytes + FRAME_ROOM,
     "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
     "grpc.max_connection_idle_ms": IDLE_CONNECTION_MS,
+    // channelz (grpc-js's call and socket statistics for its admin service, on by default) counts every call; this
+    // server has no admin service to show them (docs/benchmarks.md, "Where the cost is").
+    "grpc.enable_channelz": 0,
   });
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
   const port = await new Promise<number>((resolve, reject) => {
