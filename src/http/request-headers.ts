@@ -6,19 +6,17 @@
 import type { IncomingMessage } from "node:http";
 import type { Context } from "hono";
 
-/** Requests whose header names are each written once, so node's object holds every value whole. */
-const singly = new WeakMap<IncomingMessage, boolean>();
+/** The request last asked about, and whether its header names are each written once (a request is asked ~10 times). */
+let lastIncoming: IncomingMessage | undefined;
+let lastOnce = false;
 
 function namesOnce(incoming: IncomingMessage): boolean {
-  let once = singly.get(incoming);
-  if (once === undefined) {
-    const { headers } = incoming;
-    let names = 0;
-    for (const _ in headers) names++;
-    once = 2 * names === incoming.rawHeaders.length;
-    singly.set(incoming, once);
-  }
-  return once;
+  if (lastIncoming === incoming) return lastOnce;
+  let names = 0;
+  for (const _ in incoming.headers) names++;
+  lastIncoming = incoming;
+  lastOnce = 2 * names === incoming.rawHeaders.length;
+  return lastOnce;
 }
 
 /** The header `name` (lower case) of the request, or undefined when it has none: `c.req.header(name)`'s value. */
