@@ -42,7 +42,10 @@ export async function listenGrpc(options: GrpcServerOptions): Promise<GrpcServer
   /** The untrusted sockets by their peer as grpc-js names it on a call (`address:port`, src/grpc/binding.ts). */
   const byPeer = new Map<string, Socket>();
   const peerOf = (socket: Socket) => `${socket.remoteAddress}:${socket.remotePort}`;
-  const trusted = (peer: string) => {
+  // Once every connection is trusted, a call's peer is not even asked for.
+  const trusted = (peerOf: () => string) => {
+    if (byPeer.size === 0) return;
+    const peer = peerOf();
     const socket = byPeer.get(peer);
     if (!socket) return;
     byPeer.delete(peer);
