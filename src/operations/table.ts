@@ -109,7 +109,7 @@ function taskAnswer<T>(
  * Get params that are `{ "id": "<string>" }` and nothing else, as clients send them: what the decoder reads from them,
  * without running its schema (2 % of a GetTask over HTTP; docs/benchmarks.md). Undefined for any other params.
  */
-function idOnly(params: unknown): GetRequest | undefined {
+export function idOnly(params: unknown): GetRequest | undefined {
   if (!isRecord(params) || typeof params.id !== "string") return undefined;
   let keys = 0;
   for (const key in params) if (Object.hasOwn(params, key)) keys++;
