@@ -32,8 +32,11 @@ export interface GrpcBindingOptions {
   /** The HTTP binding's address (http://host:port): the card's URLs name it. */
   base(): string;
   log(line: string): void;
-  /** A call passed the token check on the connection of `peer` (grpc-js's `address:port`). */
-  authenticated?(peer: string): void;
+  /**
+   * A call passed the token check on the connection of `peer()` (grpc-js's `address:port`, made only when asked
+   * for: it costs a call as much as the check).
+   */
+  authenticated?(peer: () => string): void;
 }
 
 type Status = ReturnType<typeof statusOf>;
@@ -106,7 +109,7 @@ export function serviceImplementation(options: GrpcBindingOptions): UntypedServi
     const { metadata, request } = call;
     const refused = authProblem(metadata);
     if (refused) return { refused };
-    options.authenticated?.(call.getPeer());
+    options.authenticated?.(() => call.getPeer());
     const verdict = requestParams(rpc, request);
     if (!verdict.ok) return { refused: gateStatus(verdict.refusal) };
     const context: CallContext = { headers: serviceParamsOf(metadata), base: options.base() };
@@ -117,10 +120,14 @@ export function serviceImplementation(options: GrpcBindingOptions): UntypedServi
     }
   };
 
-  /** What the answer's metadata says: the activated extensions, and whether a kept answer was given again. */
-  const answerMetadata = (context: CallContext): Metadata => {
-    const metadata = new Metadata();
+  /**
+   * What the answer's metadata says: the activated extensions, and whether a kept answer was given again; undefined
+   * when it says nothing (grpc-js then sends the same head with the answer by itself).
+   */
+  const answerMetadata = (context: CallContext): Metadata | undefined => {
     const extensions = context.headers?.extensions;
+    if (!extensions && !context.replayed) return undefined;
+    const metadata = new Metadata();
     if (extensions) metadata.set("a2a-extensions", extensions);
     if (context.replayed) metadata.set("idempotent-replayed", "true");
     return metadata;
@@ -136,7 +143,8 @@ export function serviceImplementation(options: GrpcBindingOptions): UntypedServi
         if (result instanceof StreamReply) throw new Error(`${rpc.name} answered a stream`);
         const bytes = resultBytes(rpc.method.output, result);
         if (bytes.byteLength > options.maxAnswerBytes) return callback(statusOf(tooLargeError(options.maxAnswerBytes)));
-        call.sendMetadata(answerMetadata(context));
+        const metadata = answerMetadata(context);
+        if (metadata) call.sendMetadata(metadata);
         callback(null, bytesOf(bytes));
       } catch (error) {
         callback(failed(rpc, error));
@@ -150,7 +158,7 @@ export function serviceImplementation(options: GrpcBindingOptions): UntypedServi
       if ("refused" in ran) return void call.emit("error", ran.refused);
       const { result, context } = ran;
       if (!(result instanceof StreamReply)) return void call.emit("error", failed(rpc, new Error("not a stream")));
-      call.sendMetadata(answerMetadata(context));
+      call.sendMetadata(answerMetadata(context) ?? new Metadata());
       await sendStream(call, result, {
         maxBehindBytes: options.maxBehindBytes,
         encode: (json) => bytesOf(answerBytes(rpc.method.output, json)),

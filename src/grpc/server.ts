@@ -42,7 +42,10 @@ export async function listenGrpc(options: GrpcServerOptions): Promise<GrpcServer
   /** The untrusted sockets by their peer as grpc-js names it on a call (`address:port`, src/grpc/binding.ts). */
   const byPeer = new Map<string, Socket>();
   const peerOf = (socket: Socket) => `${socket.remoteAddress}:${socket.remotePort}`;
-  const trusted = (peer: string) => {
+  // Once every connection is trusted, a call's peer is not even asked for.
+  const trusted = (peerOf: () => string) => {
+    if (byPeer.size === 0) return;
+    const peer = peerOf();
     const socket = byPeer.get(peer);
     if (!socket) return;
     byPeer.delete(peer);
@@ -71,6 +74,9 @@ export async function listenGrpc(options: GrpcServerOptions): Promise<GrpcServer
     "grpc.max_send_message_length": options.maxAnswerBytes + FRAME_ROOM,
     "grpc.max_concurrent_streams": MAX_CONCURRENT_STREAMS,
     "grpc.max_connection_idle_ms": IDLE_CONNECTION_MS,
+    // channelz (grpc-js's call and socket statistics for its admin service, on by default) counts every call; this
+    // server has no admin service to show them (docs/benchmarks.md, "Where the cost is").
+    "grpc.enable_channelz": 0,
   });
   const injector = server.createConnectionInjector(ServerCredentials.createInsecure());
   const port = await new Promise<number>((resolve, reject) => {

@@ -13,7 +13,7 @@ import { bearer } from "./auth.js";
 import { cardCaching } from "./card-cache.js";
 import { consoleRoutes } from "./console/routes.js";
 import { gateBodies } from "./gate-bodies.js";
-import { hostGuard, originGuards } from "./guards.js";
+import { guards } from "./guards.js";
 import { type JsonRpcOptions, jsonRpcHandler } from "./jsonrpc.js";
 import { notFound, refusal } from "./responses.js";
 import { restRoutes } from "./rest.js";
@@ -53,12 +53,12 @@ const CARD_CACHE = "public, max-age=60";
 export function createApp(options: AppOptions): Hono {
   const app = new Hono();
   if (options.accessLog) app.use("*", accessLog(options.accessLog));
-  app.use("*", hostGuard(options.allowedHosts), ...originGuards(options.allowOrigins));
+  app.use("*", ...guards(options.allowedHosts, options.allowOrigins));
 
   const started = new Date();
   app.use("/.well-known/agent-card.json", ...cardCaching(started));
   app.get("/.well-known/agent-card.json", async (c) => {
-    // The Host passed hostGuard: it names this server, as the client reached it.
+    // The Host passed its guard: it names this server, as the client reached it.
     const base = `http://${c.req.header("host")?.toLowerCase()}`;
     const card = agentCard10(options.version, options.instanceId, base, options.runtime);
     return c.json(await signedCard(options.signer, card, base), 200, { "Cache-Control": CARD_CACHE });

@@ -5,6 +5,7 @@
 import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { type GateVerdict, passGate, tooLarge } from "../gate/request-gate.js";
+import { headerOf } from "./request-headers.js";
 import { refusal } from "./responses.js";
 
 const verdicts = new WeakMap<Request, GateVerdict>();
@@ -17,9 +18,9 @@ export function gated(c: Context): GateVerdict {
 
 /** True when the request carries a body: a non-zero Content-Length, or a chunked one. */
 function hasBody(c: Context): boolean {
-  const length = c.req.header("content-length");
+  const length = headerOf(c, "content-length");
   if (length !== undefined) return length.trim() !== "0";
-  return c.req.header("transfer-encoding") !== undefined;
+  return headerOf(c, "transfer-encoding") !== undefined;
 }
 
 export function gateBodies(maxBytes: number): MiddlewareHandler {
@@ -41,7 +42,7 @@ export function gateBodies(maxBytes: number): MiddlewareHandler {
         shape: jsonRpc ? "jsonrpc" : "rest",
         bytes: read.bytes,
         maxBytes,
-        contentType: c.req.header("content-type"),
+        contentType: headerOf(c, "content-type"),
         checkContentType: true,
       }),
     );
@@ -55,7 +56,7 @@ export function gateBodies(maxBytes: number): MiddlewareHandler {
  * Request path.
  */
 async function readBounded(c: Context, max: number): Promise<{ bytes: Buffer } | { over: number }> {
-  const declared = Number(c.req.header("content-length") ?? 0);
+  const declared = Number(headerOf(c, "content-length") ?? 0);
   if (declared > max) return { over: declared };
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
   if (!incoming || incoming.readableDidRead) {

@@ -14,6 +14,7 @@ import type { JsonRpcMethods } from "../jsonrpc/methods.js";
 import { errorResponse, familyError } from "../jsonrpc/rpc-messages.js";
 import type { CallContext } from "../operations/context.js";
 import { gated } from "./gate-bodies.js";
+import { headerOf } from "./request-headers.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { sseAnswer } from "./sse.js";
 
@@ -86,8 +87,8 @@ export function jsonRpcHandler(options: JsonRpcOptions): Handler {
   return async (c) => {
     const params: ServiceParams = serviceParamsOf(c);
     echoExtensions(c, params);
-    // The Host passed hostGuard: it names this server, as the client reached it (the extended card's URLs).
-    const context: CallContext = { headers: params, base: `http://${c.req.header("host")?.toLowerCase()}` };
+    // The Host passed its guard: it names this server, as the client reached it (the extended card's URLs).
+    const context: CallContext = { headers: params, base: `http://${headerOf(c, "host")?.toLowerCase()}` };
     // The body as the request gate judged it (src/http/gate-bodies.ts), the same rules as on stdio. Every request
     // of a batch runs in the one context, which an operation marks when it replays a kept answer.
     const answer = await handler.answer(gated(c), () => context);

@@ -10,6 +10,7 @@ import type { CallContext } from "../operations/context.js";
 import { RpcFailure } from "../operations/rpc-failure.js";
 import { type Operations, operationNamed } from "../operations/table.js";
 import { gated } from "./gate-bodies.js";
+import { headerOf } from "./request-headers.js";
 import { jsonText, notFound, statusAnswer } from "./responses.js";
 import { echoExtensions, markReplayed, serviceParamsOf } from "./service-headers.js";
 import { sseAnswer } from "./sse.js";
@@ -49,7 +50,7 @@ export function restRoutes(options: RestOptions): Hono {
   const call = async (c: Context, method: string, params: unknown): Promise<Response> => {
     const service = serviceParamsOf(c);
     echoExtensions(c, service);
-    const context: CallContext = { headers: service, base: `http://${c.req.header("host")?.toLowerCase()}` };
+    const context: CallContext = { headers: service, base: `http://${headerOf(c, "host")?.toLowerCase()}` };
     let result: unknown;
     try {
       result = await operationNamed(operations, method).call(params, context);

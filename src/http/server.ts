@@ -62,12 +62,15 @@ export class OpenAnswers {
     server.prependListener("request", (_request, response) => {
       this.open += 1;
       if (this.closing) response.setHeader("Connection", "close");
-      response.once("close", () => {
-        this.open -= 1;
-        if (this.open === 0) for (const done of this.waiting.splice(0)) done();
-      });
+      // One listener for every answer (an answer closes once): nothing is made for each one.
+      response.on("close", this.closed);
     });
   }
+
+  private readonly closed = () => {
+    this.open -= 1;
+    if (this.open === 0) for (const done of this.waiting.splice(0)) done();
+  };
 
   /** Resolves once no answer is open. */
   settled(): Promise<void> {

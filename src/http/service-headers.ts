@@ -4,12 +4,13 @@
 import type { Context } from "hono";
 import { recognisedExtensions, type ServiceParams } from "../a2a/service-params.js";
 import type { CallContext } from "../operations/context.js";
+import { headerOf } from "./request-headers.js";
 
 export function serviceParamsOf(c: Context): ServiceParams {
   const params: ServiceParams = {};
-  const asked = [c.req.header("a2a-extensions"), c.req.header("x-a2a-extensions")].filter((v) => v !== undefined);
+  const asked = [headerOf(c, "a2a-extensions"), headerOf(c, "x-a2a-extensions")].filter((v) => v !== undefined);
   if (asked.length > 0) params.extensions = asked.join(",");
-  const version = c.req.header("a2a-version") ?? c.req.query("A2A-Version");
+  const version = headerOf(c, "a2a-version") ?? c.req.query("A2A-Version");
   if (version !== undefined) params.version = version;
   return params;
 }

@@ -20,20 +20,26 @@ export function tokenMatcher(token: string): (presented: string) => boolean {
 /**
  * `tokenMatcher` for requests that come on kept-alive connections: the digest of the last token presented on each
  * connection is kept with it (one per connection, gone with the connection), so a client that sends the same
- * `Authorization` at every request is not digested again (docs/benchmarks.md, "Where the cost is"). The digests are
- * still compared with timingSafeEqual at every request; the one plain comparison is of the token presented now with
- * the one presented before on the same connection, both the client's own, never with the server's.
+ * `Authorization` at every request is not read and digested again (docs/benchmarks.md, "Where the cost is"). `read`
+ * takes the token out of what is presented (HTTP: the header's value), undefined when there is none to take. The
+ * digests are still compared with timingSafeEqual at every request; the one plain comparison is of what is presented
+ * now with what was presented before on the same connection, both the client's own, never with the server's.
  */
-export function connectionTokenMatcher(token: string): (presented: string, connection: object | undefined) => boolean {
+export function connectionTokenMatcher(
+  token: string,
+  read: (presented: string) => string | undefined = (presented) => presented,
+): (presented: string | undefined, connection: object | undefined) => boolean {
   const expected = digest(token);
-  const last = new WeakMap<object, { presented: string; digest: Buffer }>();
+  const last = new WeakMap<object, { presented: string; digest: Buffer | undefined }>();
   return (presented, connection) => {
+    if (presented === undefined) return false;
     let seen = connection === undefined ? undefined : last.get(connection);
     if (seen === undefined || seen.presented !== presented) {
-      seen = { presented, digest: digest(presented) };
+      const readable = read(presented);
+      seen = { presented, digest: readable === undefined ? undefined : digest(readable) };
       if (connection !== undefined) last.set(connection, seen);
     }
-    return crypto.timingSafeEqual(seen.digest, expected);
+    return seen.digest !== undefined && crypto.timingSafeEqual(seen.digest, expected);
   };
 }
 

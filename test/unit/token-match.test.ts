@@ -25,3 +25,16 @@ test("a connection's remembered token never stands for another one", () => {
   assert.equal(matches("s3cret", undefined), true);
   assert.equal(matches("wrong", undefined), false);
 });
+
+test("a connection's remembered header is read again once it changes, and one with no token never matches", () => {
+  const read = (header: string) => (header.startsWith("Bearer ") ? header.slice(7) : undefined);
+  const matches = connectionTokenMatcher("s3cret", read);
+  const connection = {};
+  assert.equal(matches("Bearer s3cret", connection), true);
+  assert.equal(matches("Bearer s3cret", connection), true);
+  assert.equal(matches("Basic s3cret", connection), false);
+  assert.equal(matches("s3cret", connection), false);
+  assert.equal(matches(undefined, connection), false);
+  assert.equal(matches("Bearer s3cret", connection), true);
+  assert.equal(matches("Bearer wrong", {}), false);
+});
