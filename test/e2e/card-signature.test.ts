@@ -212,6 +212,8 @@ describe("serve --signing-key", { concurrency: AT_ONCE }, () => {
     }
   });
 
+  // Every kind of bad key, and the words for each, is test/unit/card-signature.test.ts › "parseSigningKey" ›
+  // "refuses other keys, …": here each kind goes through the binary once, the two bindings taking turns.
   it("a bad key file: exit 2 at once, saying what was expected and what was found, on both bindings", async () => {
     const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ type: "pkcs8", format: "pem" });
     const ed = generateKeyPairSync("ed25519");
@@ -221,16 +223,18 @@ describe("serve --signing-key", { concurrency: AT_ONCE }, () => {
       ["public.jwk", JSON.stringify(ed.publicKey.export({ format: "jwk" })), /found a public OKP JWK only/],
       ["noise", "\u0000\u00ff garbage", /found neither a PEM block nor a JSON object/],
     ];
-    for (const [name, text, found] of cases) {
-      const file = keyFile(dir, name, text);
-      for (const binding of [["--http", "--port", "0"], ["--stdio"]]) {
+    const bindings = [["--http", "--port", "0"], ["--stdio"]];
+    await Promise.all(
+      cases.map(async ([name, text, found], index) => {
+        const file = keyFile(dir, name, text);
+        const binding = bindings[index % bindings.length] as string[];
         const result = await runCli(["serve", ...binding, "--workspace", FIXTURES, "--signing-key", file]);
         assert.equal(result.code, 2, `${name} ${binding[0]}: ${result.stderr}`);
         assert.match(result.stderr, /expected an Ed25519 or P-256 private key, as PEM \(PKCS#8\) or as a JWK/);
         assert.match(result.stderr, found);
         assert.equal(result.stdout, "");
-      }
-    }
+      }),
+    );
     const missing = await runCli([
       "serve",
       "--http",

@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { ADAPTER_URI, HITL_URI } from "../../src/core/uris.js";
-import { runCli, startCli } from "../helpers/cli.js";
+import { AT_ONCE, runCli, startCli } from "../helpers/cli.js";
 import { writeEnvelope } from "../helpers/envelopes.js";
 import { HAS_TMUX, quote, Tmux } from "../helpers/tmux.js";
 
@@ -112,7 +112,9 @@ async function runAndList(url: string) {
   return [await runCli(["run", envelope, ...common]), await runCli(["tasks", "list", ...common])];
 }
 
-describe("the token stays with the origin of --server", { timeout: 120_000 }, () => {
+// Every test of a group has servers of its own, so a group's tests run at once: most of their time is the client's
+// own waits (its limits of 10 s, its attempts to resume).
+describe("the token stays with the origin of --server", { timeout: 120_000, concurrency: AT_ONCE }, () => {
   it("a card naming another port is refused before anything is sent: that port receives no request, exit 4", async () => {
     const other = await hostile((_req, res) => json(res, {}));
     const server = await hostile((req, res) => (isCard(req) ? json(res, card(`${other.url}/a2a`)) : json(res, {})));
@@ -343,7 +345,7 @@ describe("every read is bounded while it is read", { timeout: 120_000 }, () => {
   });
 });
 
-describe("every wait has a stated limit", { timeout: 120_000 }, () => {
+describe("every wait has a stated limit", { timeout: 120_000, concurrency: AT_ONCE }, () => {
   it("a server that takes the request and never answers: exit 4 within the 10 s for the answer's head", async () => {
     const server = await hostile((req, res) => {
       if (isCard(req)) return json(res, card(`http://${req.headers.host}/a2a`));

@@ -7,14 +7,15 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { runCli } from "../helpers/cli.js";
+import { AT_ONCE, runCli } from "../helpers/cli.js";
 import { conformanceWorkspace, resultsOf, runConformance } from "../helpers/conformance.js";
 import { startHttp } from "../helpers/http-server.js";
 
 const scratch = mkdtempSync(join(tmpdir(), "conformance-e2e-"));
 after(() => rmSync(scratch, { recursive: true, force: true }));
 
-describe("conformance", { timeout: 300_000 }, () => {
+// Every test has its own servers and folders, so they run at once: most of --self's time is its scenarios' waits.
+describe("conformance", { timeout: 300_000, concurrency: AT_ONCE }, () => {
   it("--self: every scenario passes, none skipped, on every binding and in both set-ups; JSON and JUnit", async () => {
     const junit = join(scratch, "junit.xml");
     const { code, report, stderr } = await runConformance(["--self", "--junit", junit], 240_000);
