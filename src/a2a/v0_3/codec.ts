@@ -8,6 +8,7 @@ import { historyOf } from "../history.js";
 import type { TaskOptions } from "../requests.js";
 import { statusMessageOf } from "../status-message.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
+import { wireMessage03 } from "./message.js";
 
 export interface WireTextPart {
   kind: "text";
@@ -111,7 +112,7 @@ export function taskOf(task: TaskView, options: TaskOptions = {}): WireTask {
   if (history.length > 0)
     wire.history = history.map(({ message, messageId }) => ({
       kind: "message",
-      ...message,
+      ...wireMessage03(message),
       messageId,
       taskId: task.id,
       contextId: task.contextId,

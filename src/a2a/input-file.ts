@@ -1,0 +1,23 @@
+// Input files (CONTRACT section 2) as `validate`, `run` and the console's form read them: the analysis is the core's
+// (src/core/envelope/envelope.ts), the message a file holds is read by the 0.3 codec, whose shape files use.
+import { type Analysis, analyzeSend, analyzeInput as analyzeWith, type FileFormat } from "../core/envelope/envelope.js";
+import { analyzeText as analyzeTextWith, type TextAnalysis } from "../core/envelope/input-text.js";
+import { configurationProblems, readMessage03 } from "./v0_3/message.js";
+
+export const FILE_FORMAT: FileFormat = { readMessage: readMessage03, configurationProblems };
+
+/** Analyses any of the three file shapes. */
+export const analyzeInput = (value: unknown): Analysis => analyzeWith(value, FILE_FORMAT);
+
+/** An input file's text, analysed (src/core/envelope/input-text.ts). */
+export const analyzeText = (text: string): TextAnalysis => analyzeTextWith(text, FILE_FORMAT);
+
+/** Send params (a file's shape A, an A2A 0.3 MessageSendParams), analysed. */
+export function analyzeSendParams(value: Record<string, unknown>): Analysis {
+  return analyzeSend(
+    { message: readMessage03(value.message, "/message"), metadata: value.metadata },
+    configurationProblems(value.configuration),
+  );
+}
+
+export type { TextAnalysis };
