@@ -119,7 +119,7 @@ const MESSAGE_SHAPE: JsonSchema = {
   ],
 };
 
-/** The three shapes of an input file, told apart as the analysis tells them (`shapeOf` in envelope.ts). */
+/** The three shapes of an input file, told apart as the analysis tells them (`shapeOf` in src/a2a/input-file.ts). */
 export function inputJsonSchema(): Record<string, unknown> {
   const defs = toJsonSchemaDefs(
     {

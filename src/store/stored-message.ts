@@ -3,7 +3,7 @@
 // them), and are read into the core's message as they are read, so a state dir of an older version opens and its
 // tasks read as before. Each row is rewritten in the new shape the next time its task is written.
 import * as v from "valibot";
-import { type Message, MessageSchema, type Part } from "../core/envelope/message.js";
+import { MESSAGE_FIELDS, type Message, MessageSchema, type Part } from "../core/envelope/message.js";
 
 const Metadata = v.record(v.string(), v.unknown());
 
@@ -17,11 +17,7 @@ const BeforeV5Schema = v.looseObject({
       v.looseObject({ kind: v.literal("data"), data: Metadata, metadata: v.optional(Metadata) }),
     ]),
   ),
-  messageId: v.optional(v.string()),
-  contextId: v.optional(v.string()),
-  taskId: v.optional(v.string()),
-  metadata: v.optional(Metadata),
-  extensions: v.optional(v.array(v.string())),
+  ...MESSAGE_FIELDS,
 });
 type BeforeV5 = v.InferOutput<typeof BeforeV5Schema>;
 

@@ -8,6 +8,7 @@ import { type HistoryEntry, historyOf } from "../history.js";
 import type { TaskOptions } from "../requests.js";
 import { statusMessageOf } from "../status-message.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
+import type { TaskShape } from "../task-shape.js";
 import { type Part1, wireMessage10 } from "./message.js";
 
 export type { Part1 };
@@ -45,14 +46,7 @@ export interface Artifact1 {
   metadata?: { total_bytes: number; dropped_bytes: number };
 }
 
-export interface Task1 {
-  id: string;
-  contextId: string;
-  status: Status1;
-  artifacts?: Artifact1[];
-  history?: Message1[];
-  metadata: Record<string, unknown>;
-}
+export type Task1 = TaskShape<Status1, Artifact1, Message1>;
 
 export type StreamResponse1 =
   | { task: Task1 }

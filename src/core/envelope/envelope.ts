@@ -39,18 +39,13 @@ export function refusedOf(analysis: Analysis): Refused | undefined {
 
 export type Shape = "send-params" | "message" | "envelope";
 
-/** Which of the three file shapes a value is (CONTRACT section 2). */
-export function shapeOf(value: Record<string, unknown>): Shape {
-  if ("message" in value) return "send-params";
-  if ("parts" in value || "role" in value || value.kind === "message") return "message";
-  return "envelope";
-}
-
 /**
  * How the messages of input files are read and their send's own fields checked: by the codec of the shape files use
  * (CONTRACT section 2; src/a2a/input-file.ts), so the core reads no wire shape of its own.
  */
 export interface FileFormat {
+  /** Which of the three file shapes a value is (CONTRACT section 2). */
+  shapeOf(value: Record<string, unknown>): Shape;
   /** The message at `path` (a JSON Pointer into the file), as the core reads it. */
   readMessage(raw: unknown, path: string): MessageRead;
   /** What is wrong with a send's `configuration` (shape A), with pointers under /configuration. */
@@ -73,7 +68,7 @@ export function analyzeInput(value: unknown, format: FileFormat): Analysis {
       { path: "", code: "too_deep", message: `expected at most ${MAX_NESTING} levels of nesting, found more` },
     ]);
   }
-  const shape = shapeOf(value);
+  const shape = format.shapeOf(value);
   const schemaKey = schemaKeyProblems(value);
   if (shape === "envelope") {
     // A top-level "$schema" binds the file to `adapter-command schema` in an editor; it is not an envelope field.

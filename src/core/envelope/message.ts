@@ -84,6 +84,15 @@ export function textsOf(parts: ReadonlyArray<Part | undefined>): string[] {
 
 const MetadataSchema = v.record(v.string(), v.unknown());
 
+/** The schema of a message's fields beside its role and parts. */
+export const MESSAGE_FIELDS = {
+  messageId: v.optional(v.string()),
+  contextId: v.optional(v.string()),
+  taskId: v.optional(v.string()),
+  metadata: v.optional(MetadataSchema),
+  extensions: v.optional(v.array(v.string())),
+};
+
 /** The core's message as a schema: what the state dir checks a stored message against (src/store/rows.ts). */
 export const MessageSchema: v.GenericSchema<unknown, Message> = v.object({
   role: v.literal("user"),
@@ -106,9 +115,5 @@ export const MessageSchema: v.GenericSchema<unknown, Message> = v.object({
       v.object({ type: v.literal("data"), data: MetadataSchema, metadata: v.optional(MetadataSchema) }),
     ]),
   ),
-  messageId: v.optional(v.string()),
-  contextId: v.optional(v.string()),
-  taskId: v.optional(v.string()),
-  metadata: v.optional(MetadataSchema),
-  extensions: v.optional(v.array(v.string())),
+  ...MESSAGE_FIELDS,
 });

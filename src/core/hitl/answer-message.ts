@@ -1,6 +1,6 @@
 // The message that carries an answer (CONTRACT section 4): a user message with parts, else invalid params, before
-// any of the ordered answer checks. Each protocol family spells the role its own way: "user" in A2A 0.3,
-// "ROLE_USER" in 1.0, so the caller says which value it accepts.
+// any of the ordered answer checks. Each protocol family spells the user's role its own way, so the caller says
+// which value it accepts.
 import { isRecord } from "../envelope/json-value.js";
 import type { Message, MessageSeen, Part } from "../envelope/message.js";
 import { shown } from "../envelope/problems.js";
