@@ -12,10 +12,15 @@ export function sharedFields(message: Record<string, unknown>): MessageSeen {
   if (typeof message.contextId === "string") seen.contextId = message.contextId;
   if (typeof message.taskId === "string") seen.taskId = message.taskId;
   if (isRecord(message.metadata)) seen.metadata = message.metadata;
-  const extensions = message.extensions;
-  if (Array.isArray(extensions) && extensions.every((uri) => typeof uri === "string")) seen.extensions = extensions;
+  const extensions = strings(message.extensions);
+  if (extensions) seen.extensions = extensions;
+  const referenceTaskIds = strings(message.referenceTaskIds);
+  if (referenceTaskIds) seen.referenceTaskIds = referenceTaskIds;
   return seen;
 }
+
+const strings = (value: unknown): string[] | undefined =>
+  Array.isArray(value) && value.every((item) => typeof item === "string") ? value : undefined;
 
 /** A part's metadata, when it is an object. */
 export const partMetadata = (part: Record<string, unknown>): { metadata?: Metadata } =>

@@ -47,7 +47,7 @@ function partBeforeV5(part: BeforeV5["parts"][number]): Part {
 /** A stored message (checked against StoredMessageSchema before) as the core's message. */
 export function messageOfRow(stored: Message | BeforeV5): Message {
   if (!stored.parts.some((part) => "kind" in part)) return stored as Message;
-  const { role, parts, messageId, contextId, taskId, metadata, extensions } = stored as BeforeV5;
+  const { role, parts, messageId, contextId, taskId, metadata, extensions, referenceTaskIds } = stored as BeforeV5;
   return defined({
     role,
     parts: parts.map(partBeforeV5),
@@ -56,5 +56,6 @@ export function messageOfRow(stored: Message | BeforeV5): Message {
     taskId,
     metadata,
     extensions,
+    referenceTaskIds,
   });
 }

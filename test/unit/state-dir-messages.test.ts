@@ -15,6 +15,7 @@ const OLD_MESSAGE = {
   role: "user",
   messageId: "m-1",
   metadata: { k: "v" },
+  referenceTaskIds: ["t-0"],
   parts: [
     { kind: "text", text: "hello" },
     { kind: "file", file: { uri: "https://example.com/a.csv", name: "a.csv", mimeType: "text/csv" } },

@@ -193,6 +193,13 @@ export function wireMessage03(message: Message): {
   parts: WirePart03[];
   metadata?: Record<string, unknown>;
   extensions?: string[];
+  referenceTaskIds?: string[];
 } {
-  return { role: message.role, parts: message.parts.map(wirePart), ...writtenFields(message) };
+  const { referenceTaskIds } = message;
+  return {
+    role: message.role,
+    parts: message.parts.map(wirePart),
+    ...writtenFields(message),
+    ...(referenceTaskIds ? { referenceTaskIds } : {}),
+  };
 }

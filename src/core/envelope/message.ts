@@ -43,6 +43,8 @@ export interface Message {
   taskId?: string;
   metadata?: Metadata;
   extensions?: string[];
+  /** Tasks the sender names as context for this one. */
+  referenceTaskIds?: string[];
 }
 
 /**
@@ -91,6 +93,7 @@ export const MESSAGE_FIELDS = {
   taskId: v.optional(v.string()),
   metadata: v.optional(MetadataSchema),
   extensions: v.optional(v.array(v.string())),
+  referenceTaskIds: v.optional(v.array(v.string())),
 };
 
 /** The core's message as a schema: what the state dir checks a stored message against (src/store/rows.ts). */
