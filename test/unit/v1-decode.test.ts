@@ -75,7 +75,7 @@ describe("1.0 message problems", () => {
     assert.deepEqual(agent.valid ? [] : agent.errors[0], {
       path: "/message/role",
       code: "invalid_value",
-      message: 'expected "ROLE_USER", found "ROLE_AGENT"',
+      message: 'expected "ROLE_USER" or "user", found "ROLE_AGENT"',
     });
     const mediaType = problemsOf({ role: "ROLE_USER", parts: [{ text: "y", media_type: 5 }] });
     assert.equal(mediaType.valid ? undefined : mediaType.errors[0]?.path, "/message/parts/0/mediaType");

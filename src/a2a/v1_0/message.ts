@@ -21,8 +21,11 @@ const PartSchema = v.looseObject({
   metadata: v.optional(Metadata),
 });
 
+/** The user's role: 1.0's name, and 0.3's, which a 1.0 send has always been taken with too. */
+const USER_ROLES = ["ROLE_USER", "user"] as const;
+
 const MessageSchema = v.looseObject({
-  role: v.literal("ROLE_USER"),
+  role: v.picklist(USER_ROLES),
   parts: v.array(PartSchema),
   messageId: v.optional(v.string()),
   contextId: v.optional(v.string()),
@@ -80,7 +83,7 @@ export function readMessage10(message: unknown, parts: unknown): MessageRead {
   const problems = wireProblems(MessageSchema, wire, "/message");
   if (!isRecord(message)) return { seen: {}, problems };
   const seen: MessageSeen = sharedFields(message);
-  if (message.role === "ROLE_USER") seen.role = "user";
+  if ((USER_ROLES as readonly unknown[]).includes(message.role)) seen.role = "user";
   if (Array.isArray(parts)) seen.parts = parts.map(partOf);
   return { seen, problems };
 }
