@@ -2,7 +2,7 @@
 // (src/core/envelope/envelope.ts), the message a file holds is read by the 0.3 codec, whose shape files use.
 import {
   type Analysis,
-  analyzeSend,
+  analyzeSendParams as analyzeParamsWith,
   analyzeInput as analyzeWith,
   type FileFormat,
   type Shape,
@@ -26,11 +26,6 @@ export const analyzeInput = (value: unknown): Analysis => analyzeWith(value, FIL
 export const analyzeText = (text: string): TextAnalysis => analyzeTextWith(text, FILE_FORMAT);
 
 /** Send params (a file's shape A, an A2A 0.3 MessageSendParams), analysed. */
-export function analyzeSendParams(value: Record<string, unknown>): Analysis {
-  return analyzeSend(
-    { message: readMessage03(value.message, "/message"), metadata: value.metadata },
-    configurationProblems(value.configuration),
-  );
-}
+export const analyzeSendParams = (value: Record<string, unknown>): Analysis => analyzeParamsWith(value, FILE_FORMAT);
 
 export type { TextAnalysis };

@@ -79,17 +79,20 @@ export function analyzeInput(value: unknown, format: FileFormat): Analysis {
       : invalid([...schemaKey, ...errorsOf(analysis)], "adapter-command", refusedOf(analysis));
   }
   const analysis =
-    shape === "send-params"
-      ? analyzeSend(
-          { message: format.readMessage(value.message, "/message"), metadata: value.metadata },
-          format.configurationProblems(value.configuration),
-        )
-      : analyzeMessage(format.readMessage(value, ""));
+    shape === "send-params" ? analyzeSendParams(value, format) : analyzeMessage(format.readMessage(value, ""));
   // Envelope fields beside `message` or `parts` were meant as an envelope: that is an error, never an echo.
   const misplaced = misplacedEnvelopeFields(value, shape);
   if (misplaced.length === 0 && schemaKey.length === 0) return analysis;
   const dispatch = misplaced.length > 0 ? "adapter-command" : analysis.dispatch;
   return invalid([...schemaKey, ...misplaced, ...errorsOf(analysis)], dispatch, refusedOf(analysis));
+}
+
+/** Analyses send params: shape A of a file. */
+export function analyzeSendParams(value: Record<string, unknown>, format: FileFormat): Analysis {
+  return analyzeSend(
+    { message: format.readMessage(value.message, "/message"), metadata: value.metadata },
+    format.configurationProblems(value.configuration),
+  );
 }
 
 /** The key an editor reads to find a file's JSON Schema (CONTRACT section 2): allowed at the top, as a string. */
