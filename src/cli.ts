@@ -342,7 +342,7 @@ export async function main(argv: string[]): Promise<number> {
     .description("print the JSON Schema of input files (send params, a message or a bare envelope)")
     .option("--envelope", "the schema of a bare envelope instead")
     .action(async (flags: { envelope?: boolean }) => {
-      const { envelopeJsonSchema, inputJsonSchema } = await import("./core/envelope/json-schema.js");
+      const { envelopeJsonSchema, inputJsonSchema } = await import("./a2a/input-schema.js");
       const schema = flags.envelope ? envelopeJsonSchema() : inputJsonSchema();
       process.stdout.write(`${JSON.stringify(schema, null, 2)}\n`);
     });

@@ -1,9 +1,10 @@
 // docs/reference.md is prose with tables generated from the code's own tables, between
 // `<!-- generated:NAME -->` and `<!-- /generated -->`. `npm run reference` rewrites them; a test fails when they differ.
+
+import { envelopeJsonSchema } from "../../src/a2a/input-schema.js";
 import { TABLE as V03 } from "../../src/a2a/v0_3/errors.js";
 import { TABLE as V10 } from "../../src/a2a/v1_0/errors.js";
 import { SCENARIOS } from "../../src/conformance/scenarios.js";
-import { envelopeJsonSchema } from "../../src/core/envelope/json-schema.js";
 import { HITL_REASONS } from "../../src/core/errors.js";
 import { DEFAULT_SETTLE_MS, PROMPT_MARKERS, PROMPT_WINDOW_BYTES } from "../../src/core/hitl/prompt.js";
 import { RUNNER_ENV } from "../../src/core/task/launch.js";

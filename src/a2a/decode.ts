@@ -3,12 +3,14 @@
 import * as v from "valibot";
 import { closest } from "../core/edit-distance.js";
 import { isRecord } from "../core/envelope/json-value.js";
+import type { MessageRead } from "../core/envelope/message.js";
 import { type Problem, problemsFromIssues, shown } from "../core/envelope/problems.js";
 import { CoreError } from "../core/errors.js";
 import { DEFAULT_PAGE_SIZE, decodePageToken, type ListQuery, MAX_PAGE_SIZE } from "../core/task/list-query.js";
 import { TASK_STATES, type TaskState } from "../core/task/task.js";
+import { configRequestOf } from "./push/config-wire.js";
 import type { DecodedSend, GetRequest, ListRequest, SendRequest } from "./requests.js";
-import { SERVICE_PARAMETERS } from "./service-params.js";
+import { activatedExtensions, SERVICE_PARAMETERS } from "./service-params.js";
 
 /** The same object with snake_case names also given as camelCase (a camelCase name already there wins). */
 export function camelKeys(value: unknown): Record<string, unknown> {
@@ -219,4 +221,34 @@ export function decodedSend(
       return request;
     },
   };
+}
+
+/** A send's fields as a family's codec read them, named for what they mean. */
+export interface SendRead {
+  message: MessageRead;
+  metadata: unknown;
+  /** What is wrong with the send's own fields (its configuration). */
+  problems: Problem[];
+  /** The send's params, where its service parameters are (src/a2a/service-params.ts). */
+  params: Record<string, unknown>;
+  returnImmediately: boolean;
+  historyLength: unknown;
+  /** The inline push config as sent, where it was, and in which family's shape. */
+  push: { config: unknown; path: string; family: "0.3" | "1.0" };
+}
+
+/** The service's request of a send either family's codec read. */
+export function sendRequest(read: SendRead): SendRequest {
+  const request: SendRequest = {
+    message: read.message,
+    metadata: read.metadata,
+    problems: read.problems,
+    extensions: activatedExtensions(read.params),
+    returnImmediately: read.returnImmediately,
+  };
+  if (typeof read.historyLength === "number") request.historyLength = read.historyLength;
+  const { config, path, family } = read.push;
+  if (config !== undefined && config !== null)
+    request.push = { config: configRequestOf(config, path, family), family, path };
+  return request;
 }

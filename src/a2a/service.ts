@@ -2,7 +2,6 @@
 // core errors. Each protocol version's codec and each binding (stdio, HTTP) sit in front of this one service.
 
 import { analyzeSend } from "../core/envelope/envelope.js";
-import { isRecord } from "../core/envelope/json-value.js";
 import { CoreError } from "../core/errors.js";
 import { carriesAnswer } from "../core/hitl/answer-message.js";
 import type { Dispatcher, TaskView } from "../core/task/dispatcher.js";
@@ -105,17 +104,16 @@ export class A2aService {
 
   /** The task after delivering the answer the message carries, or undefined when it carries none. */
   private async answerIn(request: SendRequest): Promise<TaskView | undefined> {
-    const message = request.message;
-    if (!isRecord(message)) return undefined;
+    const message = request.message.seen;
     if (carriesAnswer(message)) {
       return this.dispatcher.answer({
-        taskId: typeof message.taskId === "string" ? message.taskId : undefined,
-        contextId: typeof message.contextId === "string" ? message.contextId : undefined,
-        response: (message.metadata as Record<string, unknown>).hitl_response_for,
+        taskId: message.taskId,
+        contextId: message.contextId,
+        response: message.metadata?.hitl_response_for,
         message,
       });
     }
-    if (typeof message.taskId === "string") {
+    if (message.taskId !== undefined) {
       // A task that does not exist: TaskNotFound (A2A 1.0 §3.4.2); one that does takes answers only (CONTRACT 7.1).
       const task = this.dispatcher.get(message.taskId, false);
       throw new CoreError(

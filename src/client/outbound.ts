@@ -1,6 +1,6 @@
 // What `run --server` sends for a file: the envelope it holds (any of the three shapes of CONTRACT section 2) in a
 // user message's metadata[ADAPTER], as the file has it. The server validates it: a rejection is its word (exit 3).
-import { shapeOf } from "../core/envelope/envelope.js";
+import { shapeOf } from "../a2a/input-file.js";
 import { ADAPTER_URI } from "../core/uris.js";
 import type { Outbound } from "./remote-task.js";
 

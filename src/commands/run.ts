@@ -1,6 +1,6 @@
 // `adapter-command run`: validates one file, dispatches it, shows it live and turns the outcome into an exit code.
 
-import { analyzeText } from "../core/envelope/input-text.js";
+import { analyzeText } from "../a2a/input-file.js";
 import { inTextOrder, type Problem } from "../core/envelope/problems.js";
 import { place } from "../core/envelope/workspace.js";
 import { CoreError } from "../core/errors.js";

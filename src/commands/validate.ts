@@ -1,7 +1,7 @@
 // `adapter-command validate`: checks files the way the runtime will, and reports every problem.
 import { cwd } from "node:process";
+import { analyzeText } from "../a2a/input-file.js";
 import type { Envelope, Problem } from "../core/envelope/envelope.js";
-import { analyzeText } from "../core/envelope/input-text.js";
 import { readablePath } from "../core/envelope/json-pointer.js";
 import { inTextOrder } from "../core/envelope/problems.js";
 import { place, placementProblems } from "../core/envelope/workspace.js";

@@ -1,11 +1,12 @@
 // Rows of the state database, checked on every read: a row is trusted only once its shape is right, and no size in
 // it is believed (sizes come from the text that is stored).
 import * as v from "valibot";
-import { messageText } from "../core/envelope/envelope.js";
-import { EnvelopeSchema, MessageSchema } from "../core/envelope/envelope-schema.js";
+import { EnvelopeSchema } from "../core/envelope/envelope-schema.js";
+import { messageText } from "../core/envelope/message.js";
 import { type OutputChunk, OutputLog } from "../core/task/output-log.js";
 import { END_REASONS, FAIL_KINDS, isTerminal, TASK_STATES } from "../core/task/task.js";
 import { type TaskRecord, viewOf } from "../core/task/task-record.js";
+import { messageOfRow, StoredMessageSchema } from "./stored-message.js";
 
 /** What `Date.prototype.toISOString` writes: the only timestamps the store writes, and the only ones it orders by. */
 const ISO_INSTANT = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -51,11 +52,11 @@ const DetailSchema = v.object({
   timeoutSeconds: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
   textLine: v.boolean(),
   extensions: v.array(v.string()),
-  message: v.optional(MessageSchema),
+  message: v.optional(StoredMessageSchema),
   // The task's event count when the row was written (CONTRACT 9.4); rows of older versions have none.
   statusEvents: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(1))),
   seq: v.optional(v.pipe(v.number(), v.safeInteger(), v.minValue(0))),
-  answers: v.optional(v.array(MessageSchema)),
+  answers: v.optional(v.array(StoredMessageSchema)),
   // How the containment guard finds the task's processes: what restart cleanup kills by (CONTRACT 5.5).
   guard: v.optional(
     v.variant("kind", [
@@ -118,7 +119,21 @@ export function recordOfRow(
   }
   const detail: Checked<Detail> = detailChecked ? { ok: true, value: json as Detail } : check(DetailSchema, json);
   if (!detail.ok) return { ok: false, problem: `detail.${detail.problem}` };
-  const { workingDir, statusEvents, seq: seqWritten, ...rest } = detail.value;
+  const {
+    workingDir,
+    statusEvents,
+    seq: seqWritten,
+    message: storedMessage,
+    answers: storedAnswers,
+    ...fields
+  } = detail.value;
+  // Rows written before schema version 5 hold their messages in the shape the core had then (src/store/stored-message.ts).
+  const message = storedMessage && messageOfRow(storedMessage);
+  const rest = {
+    ...fields,
+    ...(message ? { message } : {}),
+    ...(storedAnswers ? { answers: storedAnswers.map(messageOfRow) } : {}),
+  };
   const logs = { stdout: [] as OutputChunk[], stderr: [] as OutputChunk[] };
   let seq = seqWritten ?? 0;
   for (const chunk of chunks) {

@@ -87,6 +87,10 @@ const MIGRATIONS: readonly string[] = [
   // another program) the same query scans the table: slower, never wrong.
   `CREATE INDEX tasks_unscreened ON tasks (n) WHERE ${UNSCREENED};
    CREATE INDEX tasks_detail_bytes ON tasks (ended_seq, ${DETAIL_BYTES}) WHERE ended_seq IS NOT NULL;`,
+  // A task's messages in `detail` are the core's own (src/core/envelope/message.ts). Rows written before keep the
+  // older shape and are read into the new one (src/store/stored-message.ts); the version keeps an older
+  // adapter-command, which could not read the new rows, from opening the file. No table changes.
+  "-- messages in the core's own shape",
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -3,7 +3,7 @@
 // (CONTRACT section 10). Problems the server finds (a working_dir that escapes the workspace, say) are shown the same
 // way. What the page cannot check is the workspace on disk: the server does that when the task is sent.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { analyzeText } from "../core/envelope/input-text.js";
+import { analyzeText } from "../a2a/input-file.js";
 import { readablePath } from "../core/envelope/json-pointer.js";
 import type { Problem } from "../core/envelope/problems.js";
 import { ADAPTER_URI } from "../core/uris.js";

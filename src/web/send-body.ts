@@ -1,7 +1,7 @@
 // What the "new task" form sends: a pasted input file (any of the three shapes of CONTRACT section 2, which use A2A
 // 0.3 names) as the 1.0 SendMessage body of the REST binding (CONTRACT 7.2), and where the pasted text sits in that
 // body, so that problems the server finds are shown at the pasted text's fields too. Pure.
-import { shapeOf } from "../core/envelope/envelope.js";
+import { shapeOf } from "../a2a/input-file.js";
 import { joinPointer } from "../core/envelope/json-pointer.js";
 import { isRecord } from "../core/envelope/json-value.js";
 import { ADAPTER_URI } from "../core/uris.js";

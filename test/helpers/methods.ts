@@ -1,7 +1,8 @@
 // The operations table as JSON-RPC methods (src/jsonrpc/methods.ts) in-process, without a binding: over a fresh in-memory
 // dispatcher, with a call that answers one request as a binding would, and an echo task that has ended.
+
+import { analyzeInput } from "../../src/a2a/input-file.js";
 import { A2aService } from "../../src/a2a/service.js";
-import { analyzeInput } from "../../src/core/envelope/envelope.js";
 import { Dispatcher, type DispatcherOptions, type TaskView } from "../../src/core/task/dispatcher.js";
 import { createMethods } from "../../src/jsonrpc/methods.js";
 import { createOperations } from "../../src/operations/table.js";

@@ -13,7 +13,7 @@ const finished = taskView({
   state: "completed",
   exitCode: 0,
   statusText: "completed: echoed",
-  message: { role: "user", messageId: "m1", parts: [{ kind: "text", text: "hi" }] },
+  message: { role: "user", messageId: "m1", parts: [{ type: "text", text: "hi" }] },
   output: {
     stdout: { chunks: [{ seq: 1, stream: "stdout", text: "hi\n", bytes: 3 }], totalBytes: 3, droppedBytes: 0 },
     stderr: { chunks: [], totalBytes: 0, droppedBytes: 0 },

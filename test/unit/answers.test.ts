@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { analyzeInput } from "../../src/core/envelope/envelope.js";
+import { analyzeInput } from "../../src/a2a/input-file.js";
 import { CoreError, type HitlReason } from "../../src/core/errors.js";
 import { Dispatcher } from "../../src/core/task/dispatcher.js";
 import { MemoryStore } from "../../src/store/memory.js";

@@ -11,7 +11,7 @@ const view = (overrides: Partial<TaskView> = {}): TaskView =>
     dispatch: "echo",
     state: "completed",
     exitCode: 0,
-    message: { role: "user", parts: [{ kind: "text", text: "hi" }] },
+    message: { role: "user", parts: [{ type: "text", text: "hi" }] },
     ...overrides,
   });
 

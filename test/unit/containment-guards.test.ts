@@ -4,12 +4,12 @@
 // machine that would choose cgroups; the group guard shows what it cannot catch. Linux only (they read /proc).
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { analyzeInput } from "../../src/a2a/input-file.js";
 import { sharedContainment } from "../../src/core/containment/containment.js";
 import { groupGuard } from "../../src/core/containment/group-guard.js";
 import type { Guard } from "../../src/core/containment/guard.js";
 import { hasProc, REAL_HOST } from "../../src/core/containment/host.js";
 import { markerGuard } from "../../src/core/containment/marker-guard.js";
-import { analyzeInput } from "../../src/core/envelope/envelope.js";
 import { Dispatcher, type TaskView } from "../../src/core/task/dispatcher.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import { FIXTURES } from "../helpers/cli.js";

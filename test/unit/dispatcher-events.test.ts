@@ -1,7 +1,7 @@
 // The dispatcher's event stream: one faulty subscriber neither stops a task nor the other subscribers.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { analyzeInput } from "../../src/core/envelope/envelope.js";
+import { analyzeInput } from "../../src/a2a/input-file.js";
 import { Dispatcher, type DispatcherEvent } from "../../src/core/task/dispatcher.js";
 import { MemoryStore } from "../../src/store/memory.js";
 

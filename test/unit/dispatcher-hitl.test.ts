@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { analyzeInput } from "../../src/core/envelope/envelope.js";
+import { analyzeInput } from "../../src/a2a/input-file.js";
 import { CoreError, type CoreErrorCode, type HitlReason } from "../../src/core/errors.js";
 import { Dispatcher, type TaskView } from "../../src/core/task/dispatcher.js";
 import { isTerminal, type TaskState } from "../../src/core/task/task.js";

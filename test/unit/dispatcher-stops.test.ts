@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { analyzeInput } from "../../src/core/envelope/envelope.js";
+import { analyzeInput } from "../../src/a2a/input-file.js";
 import { CoreError } from "../../src/core/errors.js";
 import { Dispatcher, type TaskView } from "../../src/core/task/dispatcher.js";
 import { type RunningCommand, spawnCommand } from "../../src/core/task/process.js";

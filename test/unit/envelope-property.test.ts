@@ -4,8 +4,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { type Analysis, analyzeInput } from "../../src/core/envelope/envelope.js";
-import { analyzeText } from "../../src/core/envelope/input-text.js";
+import { analyzeInput, analyzeText } from "../../src/a2a/input-file.js";
+import type { Analysis } from "../../src/core/envelope/envelope.js";
 import { parsePointer, pointer } from "../../src/core/envelope/json-pointer.js";
 import type { Problem } from "../../src/core/envelope/problems.js";
 import { ADAPTER_URI, REQUEST_ROOTS, RUNNER_PATH } from "../../src/core/uris.js";

@@ -1,13 +1,8 @@
 // CONTRACT section 2: the three file shapes, the closed envelope, and problems with exact JSON Pointers.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import {
-  type Analysis,
-  analyzeInput,
-  type Message,
-  messageText,
-  parseJsonText,
-} from "../../src/core/envelope/envelope.js";
+import { analyzeInput } from "../../src/a2a/input-file.js";
+import { type Analysis, type Message, messageText, parseJsonText } from "../../src/core/envelope/envelope.js";
 import type { Problem } from "../../src/core/envelope/problems.js";
 import { ADAPTER_URI as URI } from "../../src/core/uris.js";
 import { envelope, REQUEST, RUNNER, withRequest } from "../helpers/envelopes.js";
@@ -851,24 +846,25 @@ describe("parseJsonText", () => {
 
 describe("messageText", () => {
   const msg = (parts: unknown[]): Message => ({ role: "user", parts }) as Message;
+  const coreText = (text: string) => ({ type: "text", text });
   it("joins text parts with a newline", () => {
-    assert.equal(messageText(msg([textPart("a"), textPart("b"), textPart("c")])), "a\nb\nc");
+    assert.equal(messageText(msg([coreText("a"), coreText("b"), coreText("c")])), "a\nb\nc");
   });
   it("skips data and file parts", () => {
     assert.equal(
-      messageText(msg([textPart("a"), { kind: "data", data: {} }, { kind: "file", file: {} }, textPart("b")])),
+      messageText(msg([coreText("a"), { type: "data", data: {} }, { type: "file" }, coreText("b")])),
       "a\nb",
     );
   });
   it("keeps newlines inside parts and empty texts", () => {
-    assert.equal(messageText(msg([textPart("a\nb"), textPart(""), textPart("c")])), "a\nb\n\nc");
+    assert.equal(messageText(msg([coreText("a\nb"), coreText(""), coreText("c")])), "a\nb\n\nc");
   });
   it("one part: its text, no trailing newline", () => {
-    assert.equal(messageText(msg([textPart("only")])), "only");
+    assert.equal(messageText(msg([coreText("only")])), "only");
   });
   it("no message or no text parts: empty", () => {
     assert.equal(messageText(undefined), "");
-    assert.equal(messageText(msg([{ kind: "data", data: {} }])), "");
+    assert.equal(messageText(msg([{ type: "data", data: {} }])), "");
   });
 });
 

@@ -4,8 +4,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { analyzeInput } from "../../src/core/envelope/envelope.js";
-import { analyzeText } from "../../src/core/envelope/input-text.js";
+import { analyzeInput, analyzeText } from "../../src/a2a/input-file.js";
 import { inTextOrder, type Problem } from "../../src/core/envelope/problems.js";
 import { placementProblems } from "../../src/core/envelope/workspace.js";
 import type { CoreError } from "../../src/core/errors.js";

@@ -5,11 +5,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { historyOf } from "../../src/a2a/history.js";
+import { readMessage03 } from "../../src/a2a/v0_3/message.js";
 import { historyMessageOf } from "../../src/core/hitl/answer-message.js";
 import type { TaskView } from "../../src/core/task/task-record.js";
 import { openStore, taskRecord as record, tempDir } from "../helpers/state-dir.js";
 
-const text = (value: string) => ({ kind: "text" as const, text: value });
+const text = (value: string) => ({ type: "text" as const, text: value });
+const read = (message: unknown) => readMessage03(message, "/message").seen;
 
 function taskWith(answers: number): TaskView {
   return {
@@ -49,7 +51,7 @@ describe("historyOf", () => {
 describe("historyMessageOf", () => {
   it("keeps the answer as sent: its parts, messageId, metadata and extensions", () => {
     const sent = {
-      role: "user",
+      role: "user" as const,
       messageId: "a1",
       parts: [text("y")],
       metadata: { hitl_response_for: { prompt_id: "p", payload: { text: "y" } } },
@@ -67,8 +69,9 @@ describe("historyMessageOf", () => {
   });
 
   it("a part it cannot read back is left out; with none left, the answer's text stands in", () => {
-    assert.deepEqual(historyMessageOf({ role: "user", parts: [{ nonsense: 1 }, text("ok")] }, "t").parts, [text("ok")]);
-    assert.deepEqual(historyMessageOf({ role: "user", parts: [{}] }, "the text").parts, [text("the text")]);
+    const ok = { kind: "text", text: "ok" };
+    assert.deepEqual(historyMessageOf(read({ role: "user", parts: [{ nonsense: 1 }, ok] }), "t").parts, [text("ok")]);
+    assert.deepEqual(historyMessageOf(read({ role: "user", parts: [{}] }), "the text").parts, [text("the text")]);
     assert.deepEqual(historyMessageOf(undefined, "x"), { role: "user", parts: [text("x")] });
   });
 });
@@ -78,7 +81,10 @@ describe("a state dir keeps the answers", () => {
     const dir = tempDir();
     const first = await openStore(dir);
     const task = record("asked", "working");
-    task.answers = [historyMessageOf({ role: "user", parts: [text("one")] }, "one"), historyMessageOf({}, "two")];
+    task.answers = [
+      historyMessageOf({ role: "user" as const, parts: [text("one")] }, "one"),
+      historyMessageOf({}, "two"),
+    ];
     first.store.put(task);
     task.state = "completed";
     first.store.put(task);

@@ -156,7 +156,7 @@ describe("the HTTP server: limits and idle streams (in-process)", () => {
 
   it("an idle stream gets a comment line while nothing happens", async () => {
     const task = runtime.dispatcher.submit({
-      analysis: (await import("../../src/core/envelope/envelope.js")).analyzeSendParams({
+      analysis: (await import("../../src/a2a/input-file.js")).analyzeSendParams({
         message: {
           role: "user",
           parts: [{ kind: "text", text: "hang" }],

@@ -52,7 +52,7 @@ describe("the request hash", () => {
     assert.throws(() => decodeSend10("not an object").request(), /expected SendMessageRequest/);
     const send = decodeSend10({ message: { ...message, context_id: "c" }, configuration: { history_length: 2 } });
     assert.equal(send.request().historyLength, 2);
-    assert.equal((send.request().message as Record<string, unknown>).contextId, "c");
+    assert.equal(send.request().message.seen.contextId, "c");
     assert.strictEqual(send.request(), send.request(), "decoded once");
   });
 

@@ -2,7 +2,7 @@
 // of what it points at, and a person reads its path as `envelope.timeout_seconds`.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { analyzeText } from "../../src/core/envelope/input-text.js";
+import { analyzeText } from "../../src/a2a/input-file.js";
 import { type DuplicateKey, JsonTree, repeatsKeys } from "../../src/core/envelope/json-document.js";
 import { readablePath } from "../../src/core/envelope/json-pointer.js";
 import { ADAPTER_URI } from "../../src/core/uris.js";

@@ -19,7 +19,7 @@ function ended(id: string, text: string): TaskRecord {
     textLine: false,
     extensions: [],
     messageText: text,
-    message: { role: "user", parts: [{ kind: "text", text }] },
+    message: { role: "user", parts: [{ type: "text", text }] },
     stdout: new OutputLog(1024),
     stderr: new OutputLog(1024),
     seq: 0,

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { analyzeInput } from "../../src/core/envelope/envelope.js";
+import { analyzeInput } from "../../src/a2a/input-file.js";
 import { Dispatcher } from "../../src/core/task/dispatcher.js";
 import { MemoryStore } from "../../src/store/memory.js";
 import type { ScreenProps } from "../../src/ui/ink/components.js";

@@ -4,12 +4,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import * as v from "valibot";
+import { analyzeSendParams } from "../../src/a2a/input-file.js";
 import * as v03 from "../../src/a2a/v0_3/codec.js";
 import { decodeSend03 } from "../../src/a2a/v0_3/decode.js";
+import { SendParamsSchema } from "../../src/a2a/v0_3/message.js";
 import * as v10 from "../../src/a2a/v1_0/codec.js";
 import { decodeSend10 } from "../../src/a2a/v1_0/decode.js";
-import { analyzeSend, analyzeSendParams, type Message } from "../../src/core/envelope/envelope.js";
-import { SendParamsSchema } from "../../src/core/envelope/envelope-schema.js";
+import { analyzeSend, type Message, type SendInput } from "../../src/core/envelope/envelope.js";
 import { problemsFromIssues } from "../../src/core/envelope/problems.js";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 import { taskView } from "../helpers/events.js";
@@ -113,7 +114,7 @@ describe("the 0.3 codec's SendRequest", () => {
   });
 });
 
-/** A 1.0 Part with one content, and the same part as 0.3 spells it (the core's part shape). */
+/** A 1.0 Part with one content, and the same part as 0.3 spells it. */
 const partPair = fc.oneof(
   fc.record({ text: fc.string({ maxLength: 6 }) }).map((p) => [{ ...p }, { kind: "text", text: p.text }] as const),
   fc
@@ -181,11 +182,11 @@ describe("the 1.0 codec's SendRequest", () => {
       },
       configuration: { return_immediately: true, history_length: 1 },
     }).request();
-    assert.deepEqual(request.message, {
+    assert.deepEqual(request.message.seen, {
       messageId: "m",
       role: "user",
       contextId: "c",
-      parts: [{ kind: "text", text: "y", mediaType: "text/plain" }],
+      parts: [{ type: "text", text: "y", mediaType: "text/plain" }],
     });
     assert.equal(request.returnImmediately, true);
     assert.equal(request.historyLength, 1);
@@ -193,7 +194,7 @@ describe("the 1.0 codec's SendRequest", () => {
 });
 
 /** The message the core keeps of a send, written back by a family's codec as a task's history. */
-function keptAndWritten(request: { message: unknown; metadata: unknown }, family: "0.3" | "1.0") {
+function keptAndWritten(request: SendInput, family: "0.3" | "1.0") {
   const analysis = analyzeSend(request);
   assert.ok(analysis.valid && analysis.dispatch === "echo", JSON.stringify(analysis));
   const task = taskView({ dispatch: "echo", state: "completed", exitCode: 0, message: analysis.message as Message });

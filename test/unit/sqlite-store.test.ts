@@ -284,7 +284,7 @@ describe("SQLite store: a restart", () => {
     const { store } = await openStore(dir, { keptEndedBytes: 250_000 });
     for (let i = 0; i < 4; i++) {
       const task = record(`m${i}`, "completed");
-      task.message = { kind: "message", role: "user", parts: [{ kind: "text", text: "m".repeat(100_000) }] };
+      task.message = { role: "user", parts: [{ type: "text", text: "m".repeat(100_000) }] };
       store.put(task);
     }
     assert.deepEqual(

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { Writable } from "node:stream";
 import { after, describe, it } from "node:test";
-import { analyzeInput } from "../../src/core/envelope/envelope.js";
+import { analyzeInput } from "../../src/a2a/input-file.js";
 import { envelopeParams } from "../helpers/envelopes.js";
 import { InProcessBridge } from "../helpers/in-process-bridge.js";
 import type { Wire } from "../helpers/wire.js";

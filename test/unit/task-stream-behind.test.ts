@@ -3,8 +3,8 @@
 // flood runner.
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { analyzeSendParams } from "../../src/a2a/input-file.js";
 import { TaskStream } from "../../src/a2a/task-stream.js";
-import { analyzeSendParams } from "../../src/core/envelope/envelope.js";
 import { CoreError } from "../../src/core/errors.js";
 import { Dispatcher, type DispatcherEvent } from "../../src/core/task/dispatcher.js";
 import { MemoryStore } from "../../src/store/memory.js";

@@ -4,6 +4,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { sendRequestOf } from "../../src/a2a/v1_0/decode.js";
+import { analyzeSend } from "../../src/core/envelope/envelope.js";
 import { CoreError } from "../../src/core/errors.js";
 
 const CONTENT = { text: "y", raw: "eQ==", url: "https://example.com/a.txt", data: { a: 1 } };
@@ -20,7 +21,7 @@ describe("1.0 Part contents", () => {
         const parts = [...Array.from({ length: before }, () => ({ text: "ok" })), part];
         if (held.length === 1) {
           const request = sendRequestOf(send(parts));
-          assert.equal((request.message as { parts: unknown[] }).parts.length, before + 1);
+          assert.equal(request.message.seen.parts?.length, before + 1);
           return;
         }
         assert.throws(
@@ -44,6 +45,40 @@ describe("1.0 Part contents", () => {
 
   it("a Part's other fields (media_type, metadata) beside its one content are no second content", () => {
     assert.doesNotThrow(() => sendRequestOf(send([{ text: "y", media_type: "text/plain", metadata: { k: 1 } }])));
+  });
+});
+
+describe("1.0 message problems", () => {
+  const problemsOf = (message: unknown) => {
+    const request = sendRequestOf({ message });
+    return analyzeSend(request, request.problems);
+  };
+
+  it("a content of the wrong type is refused at 1.0's own field path, never at a 0.3 name (kind)", () => {
+    const wrong = fc.oneof(fc.integer(), fc.boolean(), fc.constant(null), fc.array(fc.nat(), { maxLength: 2 }));
+    fc.assert(
+      fc.property(fc.constantFrom("text", "raw", "url"), wrong, fc.nat(3), (key, value, before) => {
+        fc.pre(value !== null);
+        const parts = [...Array.from({ length: before }, () => ({ text: "ok" })), { [key]: value }];
+        const analysis = problemsOf({ messageId: "m-1", role: "ROLE_USER", parts });
+        assert.equal(analysis.valid, false);
+        const errors = analysis.valid ? [] : analysis.errors;
+        assert.equal(errors[0]?.path, `/message/parts/${before}/${key}`);
+        assert.equal(errors[0]?.code, "wrong_type");
+        assert.ok(!errors.some((problem) => /kind/.test(problem.path) || /kind/.test(problem.message)));
+      }),
+    );
+  });
+
+  it("the role and a part's media type are refused in 1.0's words", () => {
+    const agent = problemsOf({ role: "ROLE_AGENT", parts: [{ text: "y" }] });
+    assert.deepEqual(agent.valid ? [] : agent.errors[0], {
+      path: "/message/role",
+      code: "invalid_value",
+      message: 'expected "ROLE_USER" or "user", found "ROLE_AGENT"',
+    });
+    const mediaType = problemsOf({ role: "ROLE_USER", parts: [{ text: "y", media_type: 5 }] });
+    assert.equal(mediaType.valid ? undefined : mediaType.errors[0]?.path, "/message/parts/0/mediaType");
   });
 });
 

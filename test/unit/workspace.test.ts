@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { after, describe, it } from "node:test";
-import { analyzeInput, type Envelope } from "../../src/core/envelope/envelope.js";
+import { analyzeInput } from "../../src/a2a/input-file.js";
+import type { Envelope } from "../../src/core/envelope/envelope.js";
 import type { Problem } from "../../src/core/envelope/problems.js";
 import { mapWorkingDir, type PlacementResult, place } from "../../src/core/envelope/workspace.js";
 

@@ -8,6 +8,8 @@ import { historyOf } from "../history.js";
 import type { TaskOptions } from "../requests.js";
 import { statusMessageOf } from "../status-message.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
+import type { TaskShape } from "../task-shape.js";
+import { wireMessage03 } from "./message.js";
 
 export interface WireTextPart {
   kind: "text";
@@ -40,14 +42,8 @@ export interface WireArtifact {
   metadata?: Record<string, unknown>;
 }
 
-export interface WireTask {
+export interface WireTask extends TaskShape<WireStatus, WireArtifact, unknown> {
   kind: "task";
-  id: string;
-  contextId: string;
-  status: WireStatus;
-  artifacts?: WireArtifact[];
-  history?: unknown[];
-  metadata: Record<string, unknown>;
 }
 
 export type WireEvent =
@@ -111,7 +107,7 @@ export function taskOf(task: TaskView, options: TaskOptions = {}): WireTask {
   if (history.length > 0)
     wire.history = history.map(({ message, messageId }) => ({
       kind: "message",
-      ...message,
+      ...wireMessage03(message),
       messageId,
       taskId: task.id,
       contextId: task.contextId,

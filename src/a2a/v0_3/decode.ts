@@ -1,13 +1,11 @@
 // A2A 0.3 params → the service's requests (CONTRACT 5.3).
 
-import { configurationProblems } from "../../core/envelope/envelope.js";
 import { isRecord } from "../../core/envelope/json-value.js";
 import { carriesAnswer, checkAnswerMessage } from "../../core/hitl/answer-message.js";
 import { TASK_STATES, type TaskState } from "../../core/task/task.js";
-import { decodedSend, listRequestOf, type SendFields, type SendObjects } from "../decode.js";
-import { configRequestOf } from "../push/config-wire.js";
+import { decodedSend, listRequestOf, type SendFields, type SendObjects, sendRequest } from "../decode.js";
 import type { DecodedSend, ListRequest, SendRequest } from "../requests.js";
-import { activatedExtensions } from "../service-params.js";
+import { configurationProblems, readMessage03 } from "./message.js";
 
 /** The fields of a 0.3 MessageSendParams' objects, camelCase as 0.3 spells them (others are ignored). */
 const FIELDS: SendFields = {
@@ -30,20 +28,20 @@ export function decodeSend03(params: unknown): DecodedSend {
 
 function requestOf({ params: object }: SendObjects): SendRequest {
   if (carriesAnswer(object.message)) checkAnswerMessage(object.message, "user");
-  const configuration = (object.configuration ?? {}) as Record<string, unknown>;
-  const request: SendRequest = {
-    message: object.message,
+  const configuration = isRecord(object.configuration) ? object.configuration : {};
+  return sendRequest({
+    message: readMessage03(object.message, "/message"),
     metadata: object.metadata,
     problems: configurationProblems(object.configuration),
-    extensions: activatedExtensions(object),
+    params: object,
     returnImmediately: configuration.blocking === false,
-  };
-  if (typeof configuration.historyLength === "number") request.historyLength = configuration.historyLength;
-  const push = configuration.pushNotificationConfig;
-  const path = "/configuration/pushNotificationConfig";
-  if (push !== undefined && push !== null)
-    request.push = { config: configRequestOf(push, path, "0.3"), family: "0.3", path };
-  return request;
+    historyLength: configuration.historyLength,
+    push: {
+      config: configuration.pushNotificationConfig,
+      path: "/configuration/pushNotificationConfig",
+      family: "0.3",
+    },
+  });
 }
 
 export function listRequest03(params: unknown): ListRequest {

@@ -1,6 +1,5 @@
 // Core records → A2A 1.0 wire objects (ProtoJSON: camelCase, enum names, no `kind`): Task, Message, StreamResponse.
 
-import { isRecord } from "../../core/envelope/json-value.js";
 import type { DispatcherEvent } from "../../core/task/events.js";
 import type { StreamName } from "../../core/task/output-log.js";
 import type { TaskState } from "../../core/task/task.js";
@@ -9,6 +8,10 @@ import { type HistoryEntry, historyOf } from "../history.js";
 import type { TaskOptions } from "../requests.js";
 import { statusMessageOf } from "../status-message.js";
 import { eventMetadata, metadataOf } from "../task-metadata.js";
+import type { TaskShape } from "../task-shape.js";
+import { type Part1, wireMessage10 } from "./message.js";
+
+export type { Part1 };
 
 export const STATE_NAMES: Record<TaskState, string> = {
   submitted: "TASK_STATE_SUBMITTED",
@@ -18,16 +21,6 @@ export const STATE_NAMES: Record<TaskState, string> = {
   failed: "TASK_STATE_FAILED",
   canceled: "TASK_STATE_CANCELED",
 };
-
-export interface Part1 {
-  text?: string;
-  data?: unknown;
-  raw?: string;
-  url?: string;
-  filename?: string;
-  mediaType?: string;
-  metadata?: Record<string, unknown>;
-}
 
 export interface Message1 {
   messageId: string;
@@ -53,14 +46,7 @@ export interface Artifact1 {
   metadata?: { total_bytes: number; dropped_bytes: number };
 }
 
-export interface Task1 {
-  id: string;
-  contextId: string;
-  status: Status1;
-  artifacts?: Artifact1[];
-  history?: Message1[];
-  metadata: Record<string, unknown>;
-}
+export type Task1 = TaskShape<Status1, Artifact1, Message1>;
 
 export type StreamResponse1 =
   | { task: Task1 }
@@ -113,34 +99,8 @@ export function taskOf(task: TaskView, options: TaskOptions = {}): Task1 {
 
 /** A message of the task's history in 1.0 shape: only the fields the proto defines. */
 function historyMessage(task: TaskView, { message, messageId }: HistoryEntry): Message1 {
-  const wire: Message1 = {
-    messageId,
-    role: message.role === "user" ? "ROLE_USER" : "ROLE_AGENT",
-    parts: message.parts.map(partOf),
-    contextId: task.contextId,
-    taskId: task.id,
-  };
-  if (message.metadata) wire.metadata = message.metadata;
-  if (message.extensions) wire.extensions = message.extensions;
-  return wire;
-}
-
-/** A part in the core's (0.3) shape as a 1.0 Part: exactly one of text, data, raw, url. */
-function partOf(part: Record<string, unknown>): Part1 {
-  const wire: Part1 = {};
-  if (part.kind === "text") wire.text = String(part.text);
-  else if (part.kind === "data") wire.data = part.data;
-  else if (part.kind === "file" && isRecord(part.file)) {
-    const file = part.file;
-    if (typeof file.uri === "string") wire.url = file.uri;
-    else wire.raw = typeof file.bytes === "string" ? file.bytes : "";
-    if (typeof file.name === "string") wire.filename = file.name;
-    if (typeof file.mimeType === "string") wire.mediaType = file.mimeType;
-  }
-  if (typeof part.filename === "string") wire.filename = part.filename;
-  if (typeof part.mediaType === "string") wire.mediaType = part.mediaType;
-  if (isRecord(part.metadata)) wire.metadata = part.metadata;
-  return wire;
+  const { role, parts, ...rest } = wireMessage10(message);
+  return { messageId, role, parts, contextId: task.contextId, taskId: task.id, ...rest };
 }
 
 /** A dispatcher event as a 1.0 StreamResponse; undefined for output with no text. */

@@ -45,10 +45,14 @@ const [absolute, backslash, control, segment, outside] = REQUEST_RULES;
  * What `adapter-command schema` shows an editor for a field: a title, a description, examples and, where a
  * missing field means a value, that value as `default` (a default the runtime does not apply would mislead).
  */
-const about = <T>(title: string, description: string, examples: readonly unknown[], more: { default?: unknown } = {}) =>
-  v.metadata<T, Record<string, unknown>>({ title, description, examples, ...more });
+export const about = <T>(
+  title: string,
+  description: string,
+  examples: readonly unknown[],
+  more: { default?: unknown } = {},
+) => v.metadata<T, Record<string, unknown>>({ title, description, examples, ...more });
 
-const EXAMPLE_REQUEST = ".aiwg/ops/runs/request.json";
+export const EXAMPLE_REQUEST = ".aiwg/ops/runs/request.json";
 
 const RequestPathSchema = v.pipe(
   v.string(),
@@ -151,106 +155,6 @@ export const MetadataSchema = v.pipe(
   ]),
 );
 
-const partMetadata = v.optional(
-  v.pipe(v.record(v.string(), v.unknown()), about("Part metadata", "Free-form data about the part.", [{}])),
-);
-
-const TextPartSchema = v.looseObject({
-  kind: v.pipe(v.literal("text"), about("Kind", "A text part.", ["text"])),
-  text: v.pipe(
-    v.string(),
-    about(
-      "Text",
-      "The text. Text parts joined by newlines become AIWG_A2A_MESSAGE (at most 64 KiB, no NUL), or the echo's output.",
-      ["Run the bounded plan adapter."],
-    ),
-  ),
-  metadata: partMetadata,
-});
-const FilePartSchema = v.looseObject({
-  kind: v.pipe(v.literal("file"), about("Kind", "A file part.", ["file"])),
-  file: v.pipe(v.looseObject({}), about("File", "The file, by URI or inline bytes.", [{ uri: "file:///tmp/x" }])),
-  metadata: partMetadata,
-});
-const DataPartSchema = v.looseObject({
-  kind: v.pipe(v.literal("data"), about("Kind", "A data part.", ["data"])),
-  data: v.pipe(v.record(v.string(), v.unknown()), about("Data", "Structured data.", [{ note: "x" }])),
-  metadata: partMetadata,
-});
-
-/** One part of a message, of any of the three kinds. */
-export const PartSchema = v.variant("kind", [TextPartSchema, FilePartSchema, DataPartSchema]);
-
-export const MessageSchema = v.looseObject({
-  kind: v.optional(v.pipe(v.literal("message"), about("Kind", "Always message.", ["message"], { default: "message" }))),
-  role: v.pipe(v.literal("user"), about("Role", "Required. Always user: a request to the agent.", ["user"])),
-  parts: v.pipe(
-    v.array(PartSchema),
-    about(
-      "Parts",
-      "Required. Text, file and data parts; without an envelope, text/plain text parts only, at least one (the echo prints them). At most 1000 with an envelope.",
-      [[{ kind: "text", text: "Run the bounded plan adapter." }]],
-    ),
-  ),
-  messageId: v.optional(
-    v.pipe(
-      v.string(),
-      about("Message id", "The sender's id for this message.", ["6f1c2a4e-0b7d-4c1e-9a3f-5d2e8b7c1a01"]),
-    ),
-  ),
-  contextId: v.optional(
-    v.pipe(v.string(), about("Context id", "The conversation the task belongs to; absent: a new one.", ["ctx-1"])),
-  ),
-  taskId: v.optional(v.pipe(v.string(), about("Task id", "Only when answering a prompt of that task.", ["task-1"]))),
-  metadata: v.optional(MetadataSchema),
-  extensions: v.optional(
-    v.pipe(v.array(v.string()), about("Extensions", "URIs of extensions the message uses.", [[]])),
-  ),
-});
-
-export type Message = v.InferOutput<typeof MessageSchema>;
-
-/** How a send in a file (shape A, an A2A 0.3 MessageSendParams) is answered: its `configuration`. */
-export const SendConfigurationSchema = v.optional(
-  v.pipe(
-    v.looseObject({
-      blocking: v.optional(
-        v.pipe(
-          v.boolean(),
-          about("Blocking", "Wait for the task to end (or need input) before answering.", [true, false], {
-            default: true,
-          }),
-        ),
-      ),
-      historyLength: v.optional(
-        v.pipe(
-          v.number(),
-          v.integer(),
-          v.minValue(0),
-          about("History length", "How many messages of the task's history to return; absent: all.", [0, 10]),
-        ),
-      ),
-      acceptedOutputModes: v.optional(
-        v.pipe(v.array(v.string()), about("Accepted output modes", "MIME types the client accepts.", [["text/plain"]])),
-      ),
-    }),
-    about("Configuration", "How the send is answered.", [{ blocking: false }]),
-  ),
-);
-
-export const SendParamsSchema = v.looseObject({
-  message: v.pipe(
-    MessageSchema,
-    about("Message", "Required. The A2A message to send; the envelope goes in its metadata.", [
-      { role: "user", parts: [{ kind: "text", text: "Run the bounded plan adapter." }] },
-    ]),
-  ),
-  configuration: SendConfigurationSchema,
-  metadata: v.optional(MetadataSchema),
-});
-
-export type SendParams = v.InferOutput<typeof SendParamsSchema>;
-
 /** A file's top-level "$schema" (CONTRACT section 2): allowed in every shape, ignored, so an editor can bind it. */
 export const SchemaKeySchema = v.optional(
   v.pipe(
@@ -265,5 +169,3 @@ export const SchemaKeySchema = v.optional(
 
 /** The three shapes of a file (CONTRACT section 2) as they stand at its top, where "$schema" may be. */
 export const EnvelopeFileSchema = v.strictObject({ $schema: SchemaKeySchema, ...EnvelopeSchema.entries });
-export const MessageFileSchema = v.looseObject({ $schema: SchemaKeySchema, ...MessageSchema.entries });
-export const SendParamsFileSchema = v.looseObject({ $schema: SchemaKeySchema, ...SendParamsSchema.entries });

@@ -2,22 +2,16 @@
 import * as v from "valibot";
 import { ADAPTER_URI } from "../uris.js";
 import { keyMismatches } from "./envelope-key.js";
-import {
-  type Envelope,
-  EnvelopeSchema,
-  type Message,
-  MessageSchema,
-  SchemaKeySchema,
-  SendConfigurationSchema,
-  SendParamsSchema,
-} from "./envelope-schema.js";
+import { type Envelope, EnvelopeSchema, MetadataSchema, SchemaKeySchema } from "./envelope-schema.js";
 import { jsonErrorOffset } from "./json-error-offset.js";
 import { joinPointer, pointer } from "./json-pointer.js";
 import { isRecord, MAX_NESTING, nestingDepth } from "./json-value.js";
+import { type Message, type MessageRead, type MessageSeen, messageText, type Part, wellFormed } from "./message.js";
 import { type Problem, problemsFromIssues, unknownField } from "./problems.js";
 import { startLimitProblems } from "./start-limits.js";
 
 export type { Envelope, Message, Problem };
+export { messageText };
 
 export type Analysis =
   | { valid: true; dispatch: "adapter-command"; envelope: Envelope; envelopePath: string; message?: Message }
@@ -45,15 +39,21 @@ export function refusedOf(analysis: Analysis): Refused | undefined {
 
 export type Shape = "send-params" | "message" | "envelope";
 
-/** Which of the three file shapes a value is (CONTRACT section 2). */
-export function shapeOf(value: Record<string, unknown>): Shape {
-  if ("message" in value) return "send-params";
-  if ("parts" in value || "role" in value || value.kind === "message") return "message";
-  return "envelope";
+/**
+ * How the messages of input files are read and their send's own fields checked: by the codec of the shape files use
+ * (CONTRACT section 2; src/a2a/input-file.ts), so the core reads no wire shape of its own.
+ */
+export interface FileFormat {
+  /** Which of the three file shapes a value is (CONTRACT section 2). */
+  shapeOf(value: Record<string, unknown>): Shape;
+  /** The message at `path` (a JSON Pointer into the file), as the core reads it. */
+  readMessage(raw: unknown, path: string): MessageRead;
+  /** What is wrong with a send's `configuration` (shape A), with pointers under /configuration. */
+  configurationProblems(configuration: unknown): Problem[];
 }
 
 /** Analyses any of the three file shapes. */
-export function analyzeInput(value: unknown): Analysis {
+export function analyzeInput(value: unknown, format: FileFormat): Analysis {
   if (!isRecord(value)) {
     return invalid([
       {
@@ -68,7 +68,7 @@ export function analyzeInput(value: unknown): Analysis {
       { path: "", code: "too_deep", message: `expected at most ${MAX_NESTING} levels of nesting, found more` },
     ]);
   }
-  const shape = shapeOf(value);
+  const shape = format.shapeOf(value);
   const schemaKey = schemaKeyProblems(value);
   if (shape === "envelope") {
     // A top-level "$schema" binds the file to `adapter-command schema` in an editor; it is not an envelope field.
@@ -78,12 +78,21 @@ export function analyzeInput(value: unknown): Analysis {
       ? analysis
       : invalid([...schemaKey, ...errorsOf(analysis)], "adapter-command", refusedOf(analysis));
   }
-  const analysis = shape === "send-params" ? analyzeSendParams(value) : analyzeMessage(value);
+  const analysis =
+    shape === "send-params" ? analyzeSendParams(value, format) : analyzeMessage(format.readMessage(value, ""));
   // Envelope fields beside `message` or `parts` were meant as an envelope: that is an error, never an echo.
   const misplaced = misplacedEnvelopeFields(value, shape);
   if (misplaced.length === 0 && schemaKey.length === 0) return analysis;
   const dispatch = misplaced.length > 0 ? "adapter-command" : analysis.dispatch;
   return invalid([...schemaKey, ...misplaced, ...errorsOf(analysis)], dispatch, refusedOf(analysis));
+}
+
+/** Analyses send params: shape A of a file. */
+export function analyzeSendParams(value: Record<string, unknown>, format: FileFormat): Analysis {
+  return analyzeSend(
+    { message: format.readMessage(value.message, "/message"), metadata: value.metadata },
+    format.configurationProblems(value.configuration),
+  );
 }
 
 /** The key an editor reads to find a file's JSON Schema (CONTRACT section 2): allowed at the top, as a string. */
@@ -111,33 +120,12 @@ function misplacedEnvelopeFields(value: Record<string, unknown>, shape: "send-pa
 
 /**
  * What the core reads of a send (src/a2a/requests.ts's SendRequest holds it, made by each family's codec): the
- * message in the core's shape and the request's own metadata, as sent, so that every problem points where the
- * client wrote it (`/message/...`, `/metadata/...`).
+ * message as its codec read it, with what its wire shape breaks, and the request's own metadata, as sent, so that
+ * every problem points where the client wrote it (`/message/...`, `/metadata/...`).
  */
 export interface SendInput {
-  message: unknown;
+  message: MessageRead;
   metadata: unknown;
-}
-
-/** The core's fields of a send as one schema (a send's own fields, such as its configuration, are its codec's). */
-const SendInputSchema = v.looseObject({
-  message: SendParamsSchema.entries.message,
-  metadata: SendParamsSchema.entries.metadata,
-});
-
-/** What is wrong with a file's send `configuration` (shape A), with pointers under /configuration. */
-export function configurationProblems(configuration: unknown): Problem[] {
-  const parsed = v.safeParse(SendConfigurationSchema, configuration);
-  return parsed.success ? [] : problemsFromIssues(parsed.issues, "/configuration");
-}
-
-/** Analyses A2A MessageSendParams: shape A of a file. */
-export function analyzeSendParams(value: unknown): Analysis {
-  if (!isRecord(value)) {
-    const parsed = v.safeParse(SendParamsSchema, value);
-    return invalid(parsed.success ? [] : problemsFromIssues(parsed.issues, ""));
-  }
-  return analyzeSend({ message: value.message, metadata: value.metadata }, configurationProblems(value.configuration));
 }
 
 /**
@@ -145,18 +133,20 @@ export function analyzeSendParams(value: unknown): Analysis {
  * (its configuration): reported after the message's problems and before the metadata's, where a file's are.
  */
 export function analyzeSend(input: SendInput, sendProblems: readonly Problem[] = []): Analysis {
-  const parsed = v.safeParse(SendInputSchema, { message: input.message, metadata: input.metadata });
-  const found = parsed.success ? [] : problemsFromIssues(parsed.issues, "");
-  const inMessage = (problem: Problem) => problem.path === "/message" || problem.path.startsWith("/message/");
-  const errors = [...found.filter(inMessage), ...sendProblems, ...found.filter((problem) => !inMessage(problem))];
-  const valid = parsed.success && sendProblems.length === 0;
-  const message = isRecord(input.message) ? input.message : {};
-  const inMessageMetadata = envelopeAt(message.metadata);
+  const metadata = v.safeParse(v.optional(MetadataSchema), input.metadata);
+  const errors = [
+    ...input.message.problems,
+    ...sendProblems,
+    ...(metadata.success ? [] : problemsFromIssues(metadata.issues, "/metadata")),
+  ];
+  const { seen } = input.message;
+  const inMessageMetadata = envelopeAt(seen.metadata);
   const inParams = envelopeAt(input.metadata);
   const messagePath = joinPointer("/message/metadata", ADAPTER_URI);
   const paramsPath = joinPointer("/metadata", ADAPTER_URI);
+  const checked = errors.length === 0 ? wellFormed(input.message) : undefined;
   const mismatches = [
-    ...keyMismatches(message.metadata, "/message/metadata"),
+    ...keyMismatches(seen.metadata, "/message/metadata"),
     ...keyMismatches(input.metadata, "/metadata"),
   ];
   errors.push(...mismatches);
@@ -167,35 +157,31 @@ export function analyzeSend(input: SendInput, sendProblems: readonly Problem[] =
       message: `expected one envelope, found two that differ (here and at ${messagePath})`,
     });
   }
-  const checked = valid && parsed.success ? parsed.output.message : undefined;
   if (inMessageMetadata.present || inParams.present) {
     const [raw, path] = inMessageMetadata.present
       ? [inMessageMetadata.value, messagePath]
       : [inParams.value, paramsPath];
-    errors.push(...startLimitProblems(input.message, "/message"));
+    errors.push(...startLimitProblems(seen, "/message"));
     return withEnvelope(raw, path, errors, checked);
   }
   if (mismatches.length > 0) return invalid(errors, "adapter-command");
-  return echo(checked, input.message, "/message", errors);
+  return echo(checked, seen, "/message", errors);
 }
 
-function analyzeMessage(value: Record<string, unknown>): Analysis {
-  const parsed = v.safeParse(MessageSchema, value);
-  const errors = parsed.success ? [] : problemsFromIssues(parsed.issues, "");
-  const found = envelopeAt(value.metadata);
-  const mismatches = keyMismatches(value.metadata, "/metadata");
+/** A bare message: shape B of a file. */
+function analyzeMessage(read: MessageRead): Analysis {
+  const errors = [...read.problems];
+  const { seen } = read;
+  const checked = errors.length === 0 ? wellFormed(read) : undefined;
+  const found = envelopeAt(seen.metadata);
+  const mismatches = keyMismatches(seen.metadata, "/metadata");
   errors.push(...mismatches);
   if (found.present) {
-    errors.push(...startLimitProblems(value, ""));
-    return withEnvelope(
-      found.value,
-      joinPointer("/metadata", ADAPTER_URI),
-      errors,
-      parsed.success ? parsed.output : undefined,
-    );
+    errors.push(...startLimitProblems(seen, ""));
+    return withEnvelope(found.value, joinPointer("/metadata", ADAPTER_URI), errors, checked);
   }
   if (mismatches.length > 0) return invalid(errors, "adapter-command");
-  return echo(parsed.success ? parsed.output : undefined, value, "", errors);
+  return echo(checked, seen, "", errors);
 }
 
 function analyzeEnvelope(value: unknown, path: string): Analysis {
@@ -228,8 +214,8 @@ function moreUnknownFields(raw: unknown, path: string, reported: Problem[]): Pro
     .map((key) => unknownField(joinPointer(path, key), key));
 }
 
-function echo(message: Message | undefined, raw: unknown, path: string, errors: Problem[]): Analysis {
-  const parts = isRecord(raw) && Array.isArray(raw.parts) ? raw.parts : undefined;
+function echo(message: Message | undefined, seen: MessageSeen, path: string, errors: Problem[]): Analysis {
+  const parts = seen.parts;
   if (parts && parts.length === 0) {
     errors.push({
       path: `${path}${pointer("parts")}`,
@@ -251,26 +237,16 @@ function echo(message: Message | undefined, raw: unknown, path: string, errors: 
   return { valid: true, dispatch: "echo", message };
 }
 
-/** What a part that the echo does not take is, in words; undefined for a text/plain part (or a malformed one, which the schema reports). */
-function unsupportedPart(part: unknown): string | undefined {
-  if (!isRecord(part) || typeof part.kind !== "string") return undefined;
-  if (part.kind !== "text") {
-    const file = isRecord(part.file) ? part.file : {};
-    const type = typeof file.mimeType === "string" ? ` (${file.mimeType})` : "";
-    return `a ${part.kind} part${type}`;
+/** What a part that the echo does not take is, in words; undefined for a text/plain part (or no part: its codec said why). */
+function unsupportedPart(part: Part | undefined): string | undefined {
+  if (!part) return undefined;
+  if (part.type !== "text") {
+    const type = part.type === "file" && part.mediaType !== undefined ? ` (${part.mediaType})` : "";
+    return `a ${part.type} part${type}`;
   }
-  const mediaType = part.mediaType;
-  if (mediaType === undefined) return undefined;
-  const type = typeof mediaType === "string" ? (mediaType.split(";", 1)[0] ?? "").trim().toLowerCase() : "";
-  return type === "text/plain" ? undefined : `a text part of media type ${JSON.stringify(mediaType)}`;
-}
-
-/** The text parts of a message joined by newlines (AIWG_A2A_MESSAGE, and the echo's output). */
-export function messageText(message: Message | undefined): string {
-  if (!message) return "";
-  return message.parts
-    .flatMap((part) => (part.kind === "text" && typeof part.text === "string" ? [part.text] : []))
-    .join("\n");
+  if (part.mediaType === undefined) return undefined;
+  const type = (part.mediaType.split(";", 1)[0] ?? "").trim().toLowerCase();
+  return type === "text/plain" ? undefined : `a text part of media type ${JSON.stringify(part.mediaType)}`;
 }
 
 function envelopeAt(metadata: unknown): { present: boolean; value?: unknown } {

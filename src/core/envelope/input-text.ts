@@ -1,5 +1,5 @@
 // An input file's text, analysed: JSON syntax, repeated keys, the three shapes, and each problem's line:column.
-import { type Analysis, analyzeInput, parseJsonText, refusedOf } from "./envelope.js";
+import { type Analysis, analyzeInput, type FileFormat, parseJsonText, refusedOf } from "./envelope.js";
 import { duplicateKeyProblem, JsonTree, repeatsKeys } from "./json-document.js";
 import { inTextOrder, type Problem } from "./problems.js";
 
@@ -11,7 +11,8 @@ export interface TextAnalysis {
 
 const BOM = 0xfeff;
 
-export function analyzeText(text: string): TextAnalysis {
+/** An input file's text, its messages read as `format` reads them (src/a2a/input-file.ts). */
+export function analyzeText(text: string, format: FileFormat): TextAnalysis {
   const parsed = parseJsonText(text);
   if (!parsed.ok) return { analysis: { valid: false, errors: [parsed.problem] }, locate: (problem) => problem };
   const body = text.charCodeAt(0) === BOM ? text.slice(1) : text;
@@ -28,7 +29,7 @@ export function analyzeText(text: string): TextAnalysis {
   };
   const repeated = repeatsKeys(body, parsed.value) ? (treeOf()?.duplicateKeys() ?? []) : [];
   const duplicates = repeated.map(duplicateKeyProblem);
-  const analysis = analyzeInput(parsed.value);
+  const analysis = analyzeInput(parsed.value, format);
   if (analysis.valid && duplicates.length === 0) return { analysis, locate };
   const errors = inTextOrder([...duplicates, ...(analysis.valid ? [] : analysis.errors)].map(locate));
   const refused = refusedOf(analysis);

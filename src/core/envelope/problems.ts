@@ -69,7 +69,6 @@ const FIELD_EXPECTED: Record<string, string> = {
   adapter: `"${ADAPTER_NAME}"`,
   mode: MODES.map((m) => `"${m}"`).join(" or "),
   command: `an array of 4 strings: ${[...COMMAND_PREFIX, "REQUEST"].join(", ")}`,
-  role: '"user"',
   parts: "an array of parts",
   message: "an A2A message",
   text: "a string",

@@ -3,7 +3,7 @@
 
 import { utf8Length } from "../utf8-length.js";
 import { joinPointer } from "./json-pointer.js";
-import { isRecord } from "./json-value.js";
+import { type MessageSeen, textsOf } from "./message.js";
 import type { Problem } from "./problems.js";
 
 /** The joined text (AIWG_A2A_MESSAGE), in UTF-8 bytes. */
@@ -11,16 +11,9 @@ export const MAX_MESSAGE_BYTES = 64 * 1024;
 /** Parts of any kind in one message. */
 const MAX_PARTS = 1000;
 
-/** The text parts of `parts` joined by newlines, as `messageText` joins them for AIWG_A2A_MESSAGE. */
-function joinedText(parts: readonly unknown[]): string[] {
-  return parts.flatMap((part) =>
-    isRecord(part) && part.kind === "text" && typeof part.text === "string" ? [part.text] : [],
-  );
-}
-
-/** The start limits broken by the message at `path` (its `parts`, as found in the file: checked even if invalid). */
-export function startLimitProblems(message: unknown, path: string): Problem[] {
-  const parts = isRecord(message) && Array.isArray(message.parts) ? message.parts : undefined;
+/** The start limits broken by the message at `path` (its parts as its codec read them: checked even if the message is malformed). */
+export function startLimitProblems(message: MessageSeen, path: string): Problem[] {
+  const parts = message.parts;
   if (!parts) return [];
   const partsPath = joinPointer(path, "parts");
   const problems: Problem[] = [];
@@ -32,7 +25,7 @@ export function startLimitProblems(message: unknown, path: string): Problem[] {
     });
   }
   parts.forEach((part, index) => {
-    if (isRecord(part) && part.kind === "text" && typeof part.text === "string" && part.text.includes("\u0000")) {
+    if (part?.type === "text" && part.text.includes("\u0000")) {
       problems.push({
         path: joinPointer(partsPath, index, "text"),
         code: "message_nul",
@@ -41,7 +34,7 @@ export function startLimitProblems(message: unknown, path: string): Problem[] {
       });
     }
   });
-  const texts = joinedText(parts);
+  const texts = textsOf(parts);
   // Counted without building the joined string: one newline between texts.
   const bytes = texts.reduce((sum, text) => sum + utf8Length(text), Math.max(0, texts.length - 1));
   if (bytes > MAX_MESSAGE_BYTES) {

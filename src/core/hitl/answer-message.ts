@@ -1,9 +1,8 @@
 // The message that carries an answer (CONTRACT section 4): a user message with parts, else invalid params, before
-// any of the ordered answer checks. Each protocol family spells the role its own way: "user" in A2A 0.3,
-// "ROLE_USER" in 1.0, so the caller says which value it accepts.
-import * as v from "valibot";
-import { type Message, MessageSchema, PartSchema } from "../envelope/envelope-schema.js";
+// any of the ordered answer checks. Each protocol family spells the user's role its own way, so the caller says
+// which value it accepts.
 import { isRecord } from "../envelope/json-value.js";
+import type { Message, MessageSeen, Part } from "../envelope/message.js";
 import { shown } from "../envelope/problems.js";
 import { CoreError, type CoreErrorData } from "../errors.js";
 
@@ -59,7 +58,7 @@ export function answerMessageErrors(message: unknown, userRole: string): ParamEr
   return errors;
 }
 
-/** A message in the core's shape whose metadata carries `hitl_response_for` answers a prompt (CONTRACT section 4). */
+/** A message (of either family, or as the core read it) whose metadata carries `hitl_response_for` answers a prompt (CONTRACT section 4). */
 export function carriesAnswer(message: unknown): boolean {
   return isRecord(message) && isRecord(message.metadata) && "hitl_response_for" in message.metadata;
 }
@@ -77,20 +76,14 @@ export function checkAnswerMessage(message: unknown, userRole: string): void {
 export const MAX_ANSWERS_KEPT = 100;
 
 /**
- * The answer as the task's history keeps it (CONTRACT section 4): the message as sent when it is a well-formed user
- * message, else its answer text as one text part, so that what is stored always reads back (src/store/rows.ts).
+ * The answer as the task's history keeps it (CONTRACT section 4): the message as its codec read it, its parts that
+ * are parts, else its answer text as one text part, so that what is stored always reads back (src/store/rows.ts).
  */
-export function historyMessageOf(message: unknown, text: string): Message {
-  const sent = isRecord(message) ? message : {};
-  const parts = Array.isArray(sent.parts) ? sent.parts.filter((part) => v.is(PartSchema, part)) : [];
-  const kept: Record<string, unknown> = {
-    role: "user",
-    parts: parts.length > 0 ? parts : [{ kind: "text", text }],
-  };
-  if (typeof sent.messageId === "string") kept.messageId = sent.messageId;
-  if (isRecord(sent.metadata)) kept.metadata = sent.metadata;
-  if (Array.isArray(sent.extensions) && sent.extensions.every((uri) => typeof uri === "string"))
-    kept.extensions = sent.extensions;
-  const parsed = v.safeParse(MessageSchema, kept);
-  return parsed.success ? parsed.output : { role: "user", parts: [{ kind: "text", text }] };
+export function historyMessageOf(message: MessageSeen | undefined, text: string): Message {
+  const parts = (message?.parts ?? []).filter((part): part is Part => part !== undefined);
+  const kept: Message = { role: "user", parts: parts.length > 0 ? parts : [{ type: "text", text }] };
+  if (message?.messageId !== undefined) kept.messageId = message.messageId;
+  if (message?.metadata !== undefined) kept.metadata = message.metadata;
+  if (message?.extensions !== undefined) kept.extensions = message.extensions;
+  return kept;
 }

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { type Containment, sharedContainment } from "../containment/containment.js";
 import type { GuardKind } from "../containment/guard.js";
 import type { Analysis, Message } from "../envelope/envelope.js";
+import type { MessageSeen } from "../envelope/message.js";
 import { placementProblems } from "../envelope/workspace.js";
 import { CoreError, rejected, taskNotFound } from "../errors.js";
 import { historyMessageOf, MAX_ANSWERS_KEPT } from "../hitl/answer-message.js";
@@ -57,8 +58,8 @@ export interface AnswerInput {
   taskId: string | undefined;
   contextId: string | undefined;
   response: unknown;
-  /** The message that carries the answer, in the core's shape: kept in the task's history. */
-  message?: unknown;
+  /** The message that carries the answer, as its codec read it: kept in the task's history. */
+  message?: MessageSeen;
 }
 
 export const DEFAULT_OUTPUT_LIMIT = 8 * 1024 * 1024;

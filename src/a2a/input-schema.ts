@@ -1,21 +1,20 @@
 // `adapter-command schema`: the JSON Schema of the input files, generated from the very valibot schemas the
-// validator uses (src/core/envelope/envelope-schema.ts). The object schemas come from valibot; what the analysis checks
+// validator uses (src/core/envelope/envelope-schema.ts for the envelope, src/a2a/v0_3/message.ts for the message a file holds). The object schemas come from valibot; what the analysis checks
 // across them (which shape a file is, where the envelope sits, the echo's text part, misplaced envelope fields,
 // near-miss keys) is stated here with the same constants. What no JSON Schema can state (a repeated key, the
 // joined text's size, an envelope given twice and different, what is on disk) only `validate` checks.
 import { type ConversionConfig, type JsonSchema, toJsonSchema, toJsonSchemaDefs } from "@valibot/to-json-schema";
-import { ADAPTER_URI } from "../uris.js";
-import { SCHEMA_KEY } from "./envelope.js";
-import { nearMissPattern } from "./envelope-key.js";
+import { SCHEMA_KEY } from "../core/envelope/envelope.js";
+import { nearMissPattern } from "../core/envelope/envelope-key.js";
 import {
   EnvelopeFileSchema,
   EnvelopeSchema,
   MAX_REQUEST_BYTES,
-  MessageFileSchema,
   MetadataSchema,
   REQUEST_RULES,
-  SendParamsFileSchema,
-} from "./envelope-schema.js";
+} from "../core/envelope/envelope-schema.js";
+import { ADAPTER_URI } from "../core/uris.js";
+import { MessageFileSchema, SendParamsFileSchema } from "./v0_3/message.js";
 
 const DRAFT = "https://json-schema.org/draft/2020-12/schema";
 const isRequestRule = (requirement: unknown) => REQUEST_RULES.some((rule) => rule.regex === requirement);
@@ -120,7 +119,7 @@ const MESSAGE_SHAPE: JsonSchema = {
   ],
 };
 
-/** The three shapes of an input file, told apart as the analysis tells them (`shapeOf` in envelope.ts). */
+/** The three shapes of an input file, told apart as the analysis tells them (`shapeOf` in src/a2a/input-file.ts). */
 export function inputJsonSchema(): Record<string, unknown> {
   const defs = toJsonSchemaDefs(
     {
