@@ -9,6 +9,7 @@ import { eventOf } from "../../src/a2a/v0_3/codec.js";
 import { streamResponseOf, taskOf } from "../../src/a2a/v1_0/codec.js";
 import { BYTES_SPLICED_FROM, encode03, encode10 } from "../../src/a2a/wire/encode.js";
 import type { OutputEvent } from "../../src/core/task/events.js";
+import { wireEncoding } from "../../src/io/wire-encoding.js";
 import { output, taskView } from "../helpers/events.js";
 
 const families = [
@@ -70,6 +71,23 @@ describe("encode03 and encode10", () => {
         const written = encode(event, { head: "<", tail: ">" });
         assert.equal(typeof written, "string");
         assert.deepEqual(Buffer.from(written as string), expected(shape, event, "<", ">"));
+      }
+    });
+
+    it(`${name}: large ASCII output with non-ASCII ids or frame: the same bytes, as its write encodes them`, () => {
+      const cases = [
+        { ids: { taskId: "tâche", contextId: "ctx" }, frame: { head: "<", tail: ">" } },
+        { ids: {}, frame: { head: "data: é ", tail: "\n\n" } },
+        { ids: {}, frame: { head: "<", tail: "😀>" } },
+        { ids: { taskId: "t", contextId: "c" }, frame: { head: "<", tail: ">" } },
+      ];
+      for (const { ids, frame } of cases) {
+        const event = undecoded(Buffer.from(`\u001b[1m${chunk}`), ids);
+        const written = encode(event, frame) as string;
+        assert.equal(typeof written, "string");
+        const bytes = expected(shape, event, frame.head, frame.tail);
+        assert.deepEqual(Buffer.from(written), bytes);
+        assert.deepEqual(Buffer.from(written, wireEncoding(written)), bytes);
       }
     });
 

@@ -7,6 +7,7 @@
 import { isAscii } from "node:buffer";
 import { randomUUID } from "node:crypto";
 import type { OutputEvent } from "../../core/task/events.js";
+import { asciiText } from "../../io/wire-encoding.js";
 import { escapedAscii, escapedLine } from "../../wasm/json-escape.js";
 import type { StreamItem } from "../task-stream.js";
 import * as v03 from "../v0_3/codec.js";
@@ -54,11 +55,12 @@ function outputJson(event: OutputEvent, shape: (event: OutputEvent) => unknown, 
     const ascii = isAscii(data);
     const around = () => aroundText(event, shape, frame);
     if (ascii && (data.length >= BYTES_SPLICED_FROM || data.includes(ESC))) {
+      const parts = around();
+      // Made in one piece when the frame is ASCII too, and then known to be ASCII: its write scans it no more.
+      const line = escapedAscii(data, parts);
+      if (line !== undefined) return asciiText(line);
       const text = escapedAscii(data);
-      if (text !== undefined) {
-        const { head, tail } = around();
-        return `${head}${text}${tail}`;
-      }
+      if (text !== undefined) return `${parts.head}${text}${parts.tail}`;
     } else if (!ascii && data.includes(ESC)) {
       const line = escapedLine(data, around);
       if (line !== undefined) return line;
