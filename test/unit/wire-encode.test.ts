@@ -18,7 +18,7 @@ const families = [
 ] as const;
 
 /** An output event of `data` whose text may not be read: the bytes path must never decode it. */
-function undecoded(data: Buffer, ids: { taskId?: string; contextId?: string } = {}): OutputEvent {
+function undecoded(data: Buffer, ids: Partial<Omit<OutputEvent, "text">> = {}): OutputEvent {
   const { text: _text, ...fields } = output("", "stdout", true) as OutputEvent;
   return {
     ...fields,
@@ -89,6 +89,30 @@ describe("encode03 and encode10", () => {
         assert.deepEqual(Buffer.from(written), bytes);
         assert.deepEqual(Buffer.from(written, wireEncoding(written)), bytes);
       }
+    });
+
+    it(`${name}: a stream's events one after another, several streams at once, any seq: each exactly its own JSON`, () => {
+      const ids = [
+        { taskId: "task-a", contextId: "ctx" },
+        { taskId: "task-b", contextId: "ctx" },
+        // Ids that hold the digits which mark a seq's place while the parts are made.
+        { taskId: `${Number.MAX_SAFE_INTEGER}`, contextId: `x${Number.MAX_SAFE_INTEGER}x` },
+      ];
+      const seqs = [1, 2, 9, 10, 11, 99, 100, 999_999, 1_000_000, Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER];
+      const data = Buffer.from(`\u001b[1m${chunk}`);
+      for (const seq of seqs)
+        for (const { taskId, contextId } of ids)
+          for (const stream of ["stdout", "stderr"] as const)
+            for (const first of [true, false]) {
+              const event = undecoded(data, { taskId, contextId, stream, first, seq });
+              const frame = { head: `id: ${seq}\ndata: `, tail: "\n\n" };
+              const written = encode(event, frame) as string;
+              assert.deepEqual(
+                Buffer.from(written),
+                expected(shape, event, frame.head, frame.tail),
+                `${seq} ${taskId}`,
+              );
+            }
     });
 
     it(`${name}: from a quarter of the size, only output with ANSI escapes is escaped`, () => {
