@@ -60,28 +60,46 @@ export function escapedLine(data: Uint8Array, around: () => { head: string; tail
 /**
  * What JSON.stringify writes between its quotes for the text whose bytes are `data`, all of them ASCII (the caller
  * has checked: ASCII is valid UTF-8), as a string: escaped ASCII is ASCII, so it is copied out of the module's memory
- * once, into a one-byte string that V8 keeps on its heap and writes to a socket as it is. Undefined when `data` is
- * over MAX_ESCAPED_INPUT or WebAssembly is not available.
+ * once, into a one-byte string that V8 keeps on its heap and writes to a socket as it is. With `around`, its head and
+ * tail are written beside the escaped text in the module's memory first, and the string is the whole line: joining
+ * them afterwards would make a second string of the same size, a copy and garbage for each event
+ * (docs/benchmarks.md, "The 0.3 flood"). Undefined when `data` is over MAX_ESCAPED_INPUT, WebAssembly is not
+ * available, or head or tail is not ASCII.
  */
-export function escapedAscii(data: Uint8Array): string | undefined {
-  const end = escapeInPlace(data);
+export function escapedAscii(
+  data: Uint8Array,
+  around: { head: string; tail: string } = NOTHING_AROUND,
+): string | undefined {
+  const { head, tail } = around;
+  if (!isAsciiText(head) || !isAsciiText(tail)) return undefined;
+  const end = escapeInPlace(data, head.length, tail.length);
   if (end === undefined) return undefined;
-  return (view as Buffer).toString("latin1", INPUT_AT + data.length, end);
+  const buffer = view as Buffer;
+  const start = INPUT_AT + data.length;
+  buffer.write(head, start, "latin1");
+  buffer.write(tail, end, "latin1");
+  return buffer.toString("latin1", start, end + tail.length);
 }
+
+const NOTHING_AROUND = { head: "", tail: "" };
+
+/** Whether a short text is ASCII (its UTF-8 is as long as it is). */
+const isAsciiText = (text: string): boolean => Buffer.byteLength(text) === text.length;
 
 /** A Buffer over the module's memory; made again after the memory grows, which detaches the one before. */
 let view: Buffer | undefined;
 
 /**
- * Escapes `data`, valid UTF-8, into the module's memory, right after the input; returns where the output ends (it
- * starts at INPUT_AT + data.length). What is there is good only until the next call, hence not exported.
+ * Escapes `data`, valid UTF-8, into the module's memory, after the input and `before` bytes left free for a head;
+ * returns where the output ends (it starts at INPUT_AT + data.length + before), with `after` bytes free after it for
+ * a tail. What is there is good only until the next call, hence not exported.
  */
-function escapeInPlace(data: Uint8Array): number | undefined {
+function escapeInPlace(data: Uint8Array, before = 0, after = 0): number | undefined {
   if (data.length > MAX_ESCAPED_INPUT) return undefined;
   const wasm = load();
   if (wasm === null) return undefined;
-  const output = INPUT_AT + data.length;
-  const needed = output + 6 * data.length + 16;
+  const output = INPUT_AT + data.length + before;
+  const needed = output + 6 * data.length + 16 + after;
   const { memory } = wasm;
   if (memory.buffer.byteLength < needed) {
     try {

@@ -95,6 +95,33 @@ describe("escapedLine", () => {
     }
   });
 
+  it("escapedAscii with a head and a tail: the whole line as one string, right across growths; not for non-ASCII ones", () => {
+    const around = { head: '{"text":"', tail: '"}\n' };
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom("a", "\n", '"', "\\", "\u001b", "\u0000") }),
+        fc.string({ unit: "grapheme-ascii" }),
+        fc.string({ unit: "grapheme-ascii" }),
+        (text, head, tail) => {
+          const expected = `${head}${JSON.stringify(text).slice(1, -1)}${tail}`;
+          assert.equal(escapedAscii(Buffer.from(text), { head, tail }), expected);
+        },
+      ),
+      { numRuns: 500 },
+    );
+    for (const size of [10, 500_000, MAX_ESCAPED_INPUT]) {
+      const text = 'a "b"\n'.repeat(size / 7);
+      const line = escapedAscii(Buffer.from(text), around);
+      assert.equal(line, `${around.head}${JSON.stringify(text).slice(1, -1)}${around.tail}`, `${size} bytes`);
+    }
+    for (const odd of [
+      { head: "é", tail: "" },
+      { head: "", tail: "\u20ac" },
+      { head: "\ud800", tail: "" },
+    ])
+      assert.equal(escapedAscii(Buffer.from("plain"), odd), undefined, JSON.stringify(odd));
+  });
+
   it("declines bytes that are not valid UTF-8 (their text has U+FFFD) and input over its limit", () => {
     for (const bad of [[0xff], [0x61, 0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf]])
       assert.equal(escaped(Buffer.from(bad)), undefined, Buffer.from(bad).toString("hex"));

@@ -9,6 +9,7 @@ import { eventOf } from "../../src/a2a/v0_3/codec.js";
 import { streamResponseOf, taskOf } from "../../src/a2a/v1_0/codec.js";
 import { BYTES_SPLICED_FROM, encode03, encode10 } from "../../src/a2a/wire/encode.js";
 import type { OutputEvent } from "../../src/core/task/events.js";
+import { wireEncoding } from "../../src/io/wire-encoding.js";
 import { output, taskView } from "../helpers/events.js";
 
 const families = [
@@ -17,7 +18,7 @@ const families = [
 ] as const;
 
 /** An output event of `data` whose text may not be read: the bytes path must never decode it. */
-function undecoded(data: Buffer, ids: { taskId?: string; contextId?: string } = {}): OutputEvent {
+function undecoded(data: Buffer, ids: Partial<Omit<OutputEvent, "text">> = {}): OutputEvent {
   const { text: _text, ...fields } = output("", "stdout", true) as OutputEvent;
   return {
     ...fields,
@@ -71,6 +72,47 @@ describe("encode03 and encode10", () => {
         assert.equal(typeof written, "string");
         assert.deepEqual(Buffer.from(written as string), expected(shape, event, "<", ">"));
       }
+    });
+
+    it(`${name}: large ASCII output with non-ASCII ids or frame: the same bytes, as its write encodes them`, () => {
+      const cases = [
+        { ids: { taskId: "tâche", contextId: "ctx" }, frame: { head: "<", tail: ">" } },
+        { ids: {}, frame: { head: "data: é ", tail: "\n\n" } },
+        { ids: {}, frame: { head: "<", tail: "😀>" } },
+        { ids: { taskId: "t", contextId: "c" }, frame: { head: "<", tail: ">" } },
+      ];
+      for (const { ids, frame } of cases) {
+        const event = undecoded(Buffer.from(`\u001b[1m${chunk}`), ids);
+        const written = encode(event, frame) as string;
+        assert.equal(typeof written, "string");
+        const bytes = expected(shape, event, frame.head, frame.tail);
+        assert.deepEqual(Buffer.from(written), bytes);
+        assert.deepEqual(Buffer.from(written, wireEncoding(written)), bytes);
+      }
+    });
+
+    it(`${name}: a stream's events one after another, several streams at once, any seq: each exactly its own JSON`, () => {
+      const ids = [
+        { taskId: "task-a", contextId: "ctx" },
+        { taskId: "task-b", contextId: "ctx" },
+        // Ids that hold the digits which mark a seq's place while the parts are made.
+        { taskId: `${Number.MAX_SAFE_INTEGER}`, contextId: `x${Number.MAX_SAFE_INTEGER}x` },
+      ];
+      const seqs = [1, 2, 9, 10, 11, 99, 100, 999_999, 1_000_000, Number.MAX_SAFE_INTEGER - 1, Number.MAX_SAFE_INTEGER];
+      const data = Buffer.from(`\u001b[1m${chunk}`);
+      for (const seq of seqs)
+        for (const { taskId, contextId } of ids)
+          for (const stream of ["stdout", "stderr"] as const)
+            for (const first of [true, false]) {
+              const event = undecoded(data, { taskId, contextId, stream, first, seq });
+              const frame = { head: `id: ${seq}\ndata: `, tail: "\n\n" };
+              const written = encode(event, frame) as string;
+              assert.deepEqual(
+                Buffer.from(written),
+                expected(shape, event, frame.head, frame.tail),
+                `${seq} ${taskId}`,
+              );
+            }
     });
 
     it(`${name}: from a quarter of the size, only output with ANSI escapes is escaped`, () => {

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
-import { wireEncoding } from "../../src/io/wire-encoding.js";
+import { asciiText, wireEncoding } from "../../src/io/wire-encoding.js";
 
 describe("wireEncoding", () => {
   it("ASCII is copied as Latin-1; Latin-1 letters, other characters and lone surrogates are encoded", () => {
@@ -20,5 +20,17 @@ describe("wireEncoding", () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it("a line its maker knows to be ASCII is written as Latin-1 without a scan, once; an equal text is ASCII too", () => {
+    const line = asciiText(`{"text":"${"x".repeat(70_000)}"}\n`);
+    assert.equal(wireEncoding(line), "latin1");
+    // Forgotten once written: the next text is looked at again.
+    assert.equal(wireEncoding("é"), "utf8");
+    const again = asciiText(`${"y".repeat(10)}`);
+    assert.equal(wireEncoding(`${"y".repeat(5)}${"y".repeat(5)}`), "latin1");
+    assert.equal(wireEncoding(again), "latin1");
+    asciiText("z");
+    assert.equal(wireEncoding("é"), "utf8");
   });
 });
