@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { compareGroup, parseLines, thisFirst } from "./compare.mjs";
-import { LineSplitter, log, ROOT, round, track } from "./lib.mjs";
+import { LineSplitter, ROOT, round, track } from "./lib.mjs";
 
 /** What a run may print on stdout: a group's figures are a few KiB; more is a fault, not figures. */
 const STDOUT_LIMIT = 4 * 1024 * 1024;
@@ -27,7 +27,7 @@ const load = () => readFileSync("/proc/loadavg", "utf8").split(" ")[0];
  * One run of `group` by the bench of checkout `root`: resolves with its figures, or `{ failed }` when it printed none
  * it could read. Its progress goes to stderr, each line marked with `label`.
  */
-function runGroup(root, group, args, label) {
+function runGroup(root, group, args, label, note) {
   const child = track(
     spawn(process.execPath, [resolve(root, "scripts/bench.mjs"), "--only", group, ...args], {
       cwd: root,
@@ -45,7 +45,7 @@ function runGroup(root, group, args, label) {
   const lines = new LineSplitter((line) => {
     const text = line.toString("utf8");
     tail = `${tail}\n${text}`.slice(-600);
-    process.stderr.write(`[${label}] ${text}\n`);
+    note(`[${label}] ${text}`);
   });
   child.stderr.on("data", (chunk) => lines.push(chunk));
   return new Promise((done) => {
@@ -53,7 +53,7 @@ function runGroup(root, group, args, label) {
     child.once("close", (code, signal) => {
       if (overflow) return done({ failed: `printed more than ${STDOUT_LIMIT} bytes` });
       const { figures, unreadable } = parseLines(stdout);
-      if (unreadable > 0) log(`${label}: ${unreadable} line(s) of its output were not figures`);
+      if (unreadable > 0) note(`bench: ${label}: ${unreadable} line(s) of its output were not figures`);
       if (figures.length > 0) return done(figures);
       done({ failed: `no figures; exit ${signal ?? code}; its log ends: ${tail.trim().slice(-300)}` });
     });
@@ -91,13 +91,27 @@ function table(results) {
     .join("\n");
 }
 
+const toStdout = (line) => process.stdout.write(`${line}\n`);
+const toStderr = (line) => process.stderr.write(`${line}\n`);
+
 /**
- * Runs every group of `groups` `rounds` times on each side, this build and `other` taking turns (which goes first
- * alternates by round), prints one JSON line per compared figure on stdout and a table on stderr, and resolves with
- * the exit code: 0 when no figure is worse, 1 otherwise.
+ * Runs every group of `groups` `rounds` times on each side, this checkout (`self`) and `other` taking turns (which
+ * goes first alternates by round), prints one JSON line per compared figure (`print`, stdout) and the children's logs
+ * and a table (`note`, stderr), and resolves with the exit code: 0 when no figure is worse, 1 otherwise.
  */
-export async function against({ other, groups, rounds, floor, childArgs, aborted }) {
+export async function against({
+  other,
+  groups,
+  rounds,
+  floor,
+  childArgs = [],
+  aborted = () => false,
+  self = ROOT,
+  print = toStdout,
+  note = toStderr,
+}) {
   const otherRoot = resolve(other);
+  const log = (line) => note(`bench: ${line}`);
   log(`against ${otherRoot}: ${rounds} round(s) a group, tolerance at least ${percent(floor)}`);
   const all = [];
   for (const group of groups) {
@@ -105,26 +119,24 @@ export async function against({ other, groups, rounds, floor, childArgs, aborted
     const theirs = [];
     for (let r = 0; r < rounds && !aborted(); r++) {
       const sides = [
-        ["this", ROOT, mine],
+        ["this", self, mine],
         ["other", otherRoot, theirs],
       ];
       if (!thisFirst(r)) sides.reverse();
       for (const [side, root, into] of sides) {
         if (aborted()) break;
         log(`${group} round ${r + 1}/${rounds}: ${side} (load average ${load()})`);
-        into.push(await runGroup(root, group, childArgs, `${side} ${group} ${r + 1}`));
+        into.push(await runGroup(root, group, childArgs, `${side} ${group} ${r + 1}`, note));
       }
     }
     if (aborted()) break;
     for (const result of compareGroup(group, mine, theirs, { floor })) {
       all.push(result);
-      process.stdout.write(
-        `${JSON.stringify(result, (_, x) => (typeof x === "number" && !Number.isInteger(x) ? round(x) : x))}\n`,
-      );
+      print(JSON.stringify(result, (_, x) => (typeof x === "number" && !Number.isInteger(x) ? round(x) : x)));
     }
   }
   const worse = all.filter((result) => !result.no_worse);
-  log(`this build (${ROOT}) against ${otherRoot}:\n${table(all)}`);
+  log(`this build (${self}) against ${otherRoot}:\n${table(all)}`);
   log(
     worse.length === 0
       ? `no figure is worse (${all.length} compared)`
