@@ -29,13 +29,38 @@ function middle(numbers) {
 const finite = (x) => typeof x === "number" && Number.isFinite(x);
 
 /**
- * The number compared: `ratio` when every round on both sides has one against a baseline measured in that same
- * run (the baseline takes the load off it), else `value`.
+ * The figures whose baseline runs none of the build's code (node alone, a direct spawn of the runner, the raw or the
+ * JSON pipe, the SDK's servers, a minimal Hono app): their ratio takes the machine's load off the figure and nothing
+ * else. Every other baseline is the build measuring itself (its bridge without --state-dir or with JSON.stringify, its
+ * own JSON-RPC, its server at 1 000 tasks or idle, its SSE): a ratio to it would hide a change that moves both.
+ */
+export const RATIO_AGAINST_OTHER_PROGRAMS = new Set([
+  "startup_validate_ms",
+  "startup_version_ms",
+  "startup_screen_ms",
+  "dispatch_overhead_ms",
+  "http_dispatch_overhead_ms",
+  "http_dispatch_overhead_dead_webhook_ms",
+  "stream_throughput_mib_s",
+  "stream_throughput_vs_json_pipe",
+  "stream_throughput_v1_vs_json_pipe",
+  "http_sse_throughput_vs_json_pipe",
+  "http_get_task_rps",
+  "grpc_get_task_rps",
+  "http_get_task_cpu_us_per_request",
+  "concurrency_tasks_per_s",
+  "prompt_roundtrip_expect_p50_ms",
+]);
+
+/**
+ * The number compared: `ratio` for a figure whose baseline is another program, when every round on both sides has
+ * one (the baseline, measured in the same run, takes the load off it), else `value`.
  */
 export function measureOf(figures) {
   const present = figures.filter(Boolean);
   const ratioEverywhere =
     present.length > 0 &&
+    RATIO_AGAINST_OTHER_PROGRAMS.has(present[0].name) &&
     present.every((figure) => finite(figure.ratio) && figure.ratio > 0 && finite(figure.baseline));
   return ratioEverywhere ? "ratio" : "value";
 }

@@ -24,9 +24,9 @@ const plain = (value: number | null, unit = "req/s", extra: Partial<Figure> = {}
   ...extra,
 });
 
-/** A figure against a baseline measured in the same run: its `ratio` is compared. */
+/** A figure against another program measured in the same run (node -e 0): its `ratio` is compared. */
 const against = (value: number, baseline: number, unit = "ms"): Figure => ({
-  name: "f",
+  name: "startup_validate_ms",
   value,
   unit,
   baseline,
@@ -61,10 +61,19 @@ describe("directionOf", () => {
 });
 
 describe("measureOf", () => {
-  it("compares the ratio when every round has one against a baseline, else the value", () => {
+  it("compares the ratio when every round has one against another program, else the value", () => {
     assert.equal(measureOf([against(150, 100), undefined, against(160, 90)]), "ratio");
-    assert.equal(measureOf([against(150, 100), plain(3)]), "value");
-    assert.equal(measureOf([plain(3, "MiB", { baseline: 2, ratio: null })]), "value");
+    assert.equal(measureOf([against(150, 100), { ...against(3, 1), ratio: null }]), "value");
+    assert.equal(measureOf([plain(3, "MiB", { name: "startup_validate_ms", baseline: 2, ratio: null })]), "value");
+  });
+
+  it("compares the value of a figure whose baseline is the build itself, where a ratio would hide a change", () => {
+    // GetTask at 10 000 tasks against the same server at 1 000: a build 30 % slower at both has the same ratio.
+    const slower = (ms: number, base: number): Figure => ({ ...against(ms, base), name: "scale_10k_get_task_p95_ms" });
+    assert.equal(measureOf([slower(13, 10)]), "value");
+    const result = compare([slower(13, 13), slower(13, 13)], [slower(10, 10), slower(10, 10)]);
+    assert.equal(result.compared, "value");
+    assert.equal(result.verdict, "worse");
   });
 });
 
