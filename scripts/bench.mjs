@@ -6,7 +6,11 @@
 // push, idempotency, console, kept-tasks, scale),
 // --runs N (the groups judged over full runs, shapes, throughput, http-sse, http-rps and grpc-rps, run N times; 3 for
 // the judgement).
+// --against DIR [--rounds N] [--tolerance P]: each group run by this checkout's bench and by DIR's (another checkout,
+// built) in turn, N rounds (3), and this build's figures judged against DIR's: one JSON line per figure, exit 1 when
+// one is worse by more than P % (5) or its rounds' noise (scripts/bench/against.mjs, docs/benchmarks.md).
 import { existsSync, readFileSync } from "node:fs";
+import { against, unusableCheckout } from "./bench/against.mjs";
 import { concurrency } from "./bench/concurrency.mjs";
 import { consoleFigures } from "./bench/console.mjs";
 import { containmentEnd } from "./bench/containment.mjs";
@@ -18,7 +22,7 @@ import { httpSseThroughput } from "./bench/http-sse.mjs";
 import { httpIdleStreams } from "./bench/http-streams.mjs";
 import { idempotency } from "./bench/idempotency.mjs";
 import { judgeAll, runsToMeet } from "./bench/judge.mjs";
-import { BIN, killAll, log, round } from "./bench/lib.mjs";
+import { BIN, killAll, log, noFigure, round } from "./bench/lib.mjs";
 import { memory } from "./bench/memory.mjs";
 import { promptLatency } from "./bench/prompt.mjs";
 import { push } from "./bench/push.mjs";
@@ -57,13 +61,27 @@ const GROUPS = {
 const JUDGED_OVER_RUNS = new Set(["shapes", "throughput", "http-sse", "http-rps", "grpc-rps"]);
 
 const argv = process.argv.slice(2);
-const quick = argv.includes("--quick");
-const runsAt = argv.indexOf("--runs");
-const fullRuns = runsAt >= 0 ? Number(argv[runsAt + 1]) : 1;
-if (!Number.isInteger(fullRuns) || fullRuns < 1) {
-  process.stderr.write("bench: --runs takes a whole number of full runs, 1 or more (3 for the judgement)\n");
+const usage = (text) => {
+  process.stderr.write(`bench: ${text}\n`);
   process.exit(2);
-}
+};
+/** The value after `flag`, or `fallback` when the flag is not given. */
+const option = (flag, fallback) => {
+  const at = argv.indexOf(flag);
+  if (at < 0) return fallback;
+  const value = argv[at + 1];
+  if (value === undefined || value.startsWith("--")) usage(`${flag} needs a value`);
+  return value;
+};
+const quick = argv.includes("--quick");
+const fullRuns = Number(option("--runs", "1"));
+if (!Number.isInteger(fullRuns) || fullRuns < 1)
+  usage("--runs takes a whole number of full runs, 1 or more (3 for the judgement)");
+const otherCheckout = option("--against", undefined);
+const rounds = Number(option("--rounds", "3"));
+if (!Number.isInteger(rounds) || rounds < 1) usage("--rounds takes a whole number of rounds a side, 1 or more (3)");
+const tolerance = Number(option("--tolerance", "5"));
+if (!Number.isFinite(tolerance) || tolerance < 0) usage("--tolerance takes a percentage, 0 or more (5)");
 const onlyAt = argv.indexOf("--only");
 const only = onlyAt >= 0 ? (argv[onlyAt + 1] ?? "").split(",").filter(Boolean) : Object.keys(GROUPS);
 for (const name of only) {
@@ -72,9 +90,10 @@ for (const name of only) {
     process.exit(2);
   }
 }
-if (!existsSync(new URL("../dist/cli.js", import.meta.url))) {
-  process.stderr.write(`bench: ${BIN} needs dist/; run \`npm run build\` first\n`);
-  process.exit(2);
+if (!existsSync(new URL("../dist/cli.js", import.meta.url))) usage(`${BIN} needs dist/; run \`npm run build\` first`);
+if (otherCheckout !== undefined) {
+  const why = unusableCheckout(otherCheckout);
+  if (why) usage(`--against: ${why}`);
 }
 
 const roundDetail = (x) => (typeof x === "number" && !Number.isInteger(x) ? round(x) : x);
@@ -113,31 +132,39 @@ async function figuresOf(name) {
   return judgeAll(runs);
 }
 
-const started = Date.now();
-let failures = 0;
-for (const name of only) {
-  if (aborted) break;
-  const t0 = Date.now();
-  log(`${name}${quick ? " (quick)" : ""}... (load average ${load()})`);
-  try {
-    for (const figure of await figuresOf(name)) print(figure);
-  } catch (error) {
+/** Every group of `only` on this build, its figures printed as they come; resolves with the exit code. */
+async function runHere() {
+  let failures = 0;
+  for (const name of only) {
     if (aborted) break;
-    failures += 1;
-    log(`${name} failed: ${error?.stack ?? error}`);
-    print({
-      name,
-      value: null,
-      unit: null,
-      baseline: null,
-      ratio: null,
-      goal: null,
-      meets: false,
-      error: String(error?.message ?? error),
-    });
-    await killAll(3000);
+    const t0 = Date.now();
+    log(`${name}${quick ? " (quick)" : ""}... (load average ${load()})`);
+    try {
+      for (const figure of await figuresOf(name)) print(figure);
+    } catch (error) {
+      if (aborted) break;
+      failures += 1;
+      log(`${name} failed: ${error?.stack ?? error}`);
+      print(noFigure(name, { meets: false, error: String(error?.message ?? error) }));
+      await killAll(3000);
+    }
+    log(`${name} took ${((Date.now() - t0) / 1000).toFixed(1)} s (load average ${load()})`);
   }
-  log(`${name} took ${((Date.now() - t0) / 1000).toFixed(1)} s (load average ${load()})`);
+  if (failures > 0) log(`${failures} group(s) failed`);
+  return failures > 0 ? 1 : 0;
 }
-log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s${failures ? `; ${failures} group(s) failed` : ""}`);
-process.exitCode = aborted ? 130 : failures > 0 ? 1 : 0;
+
+const started = Date.now();
+const code =
+  otherCheckout === undefined
+    ? await runHere()
+    : await against({
+        other: otherCheckout,
+        groups: only,
+        rounds,
+        floor: tolerance / 100,
+        childArgs: [...(quick ? ["--quick"] : []), ...(fullRuns > 1 ? ["--runs", String(fullRuns)] : [])],
+        aborted: () => aborted,
+      });
+log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+process.exitCode = aborted ? 130 : code;

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
 import { HttpBridge, send10 } from "./http-lib.mjs";
-import { HITL_URI, log, median } from "./lib.mjs";
+import { HITL_URI, log, median, noFigure } from "./lib.mjs";
 
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const ARGS = [
@@ -89,16 +89,12 @@ async function outputLines(browser, bridge, lines) {
 
 /** The two figures as skipped, saying why (as the expect comparison does where expect is missing). */
 function skipped(why) {
-  return ["console_first_render_ms", "console_output_lines_per_s"].map((name) => ({
-    name,
-    value: null,
-    unit: null,
-    baseline: null,
-    ratio: null,
-    goal: null,
-    meets: null,
-    skipped: why,
-  }));
+  return ["console_first_render_ms", "console_output_lines_per_s"].map((name) =>
+    noFigure(name, {
+      meets: null,
+      skipped: why,
+    }),
+  );
 }
 
 export async function consoleFigures({ quick }) {

@@ -302,5 +302,16 @@ export function quantile(values, q) {
 
 export const median = (values) => quantile(values, 0.5);
 
+/** The line of a figure that has no numbers (a group that failed, or one skipped), with `detail` saying why. */
+export const noFigure = (name, detail) => ({
+  name,
+  value: null,
+  unit: null,
+  baseline: null,
+  ratio: null,
+  goal: null,
+  ...detail,
+});
+
 /** Rounds to 3 decimals (figures are printed, not computed with). */
 export const round = (x) => (typeof x === "number" && Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
