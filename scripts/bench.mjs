@@ -8,7 +8,8 @@
 // the judgement).
 // --against DIR [--rounds N] [--tolerance P]: each group run by this checkout's bench and by DIR's (another checkout,
 // built) in turn, N rounds (3), and this build's figures judged against DIR's: one JSON line per figure, exit 1 when
-// one is worse by more than P % (5) or its rounds' noise (scripts/bench/against.mjs, docs/benchmarks.md).
+// one is worse by more than P % (5) and its rounds' noise, with its rounds apart (scripts/bench/against.mjs,
+// docs/benchmarks.md).
 import { existsSync, readFileSync } from "node:fs";
 import { against, unusableCheckout } from "./bench/against.mjs";
 import { concurrency } from "./bench/concurrency.mjs";

@@ -26,6 +26,7 @@ export interface Comparison {
   ratio?: number | null;
   worse_by?: number | null;
   tolerance?: number | null;
+  rounds_apart?: boolean;
   pairs?: number;
   verdict: Verdict;
   no_worse: boolean;

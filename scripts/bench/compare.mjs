@@ -70,9 +70,10 @@ export function measureOf(figures) {
  * ran one after the other; undefined where a round has no such figure). Each round with a positive number on both
  * sides gives a loss: this / other for a figure where lower is better, other / this where higher is; above 1 is
  * worse. The figure's loss is the median of its rounds' (taken on their logarithms, so that swapping the builds turns
- * each loss into its inverse exactly). It is worse when its loss exceeds 1 + tolerance, better when 1 / loss does,
- * where tolerance is the larger of `floor` and the rounds' noise, sqrt(largest loss / smallest loss) - 1: half their
- * spread, as a factor.
+ * each loss into its inverse exactly). It is worse when its loss exceeds 1 + tolerance, where tolerance is the larger
+ * of `floor` and the rounds' noise, sqrt(largest loss / smallest loss) - 1 (half their spread, as a factor), and its
+ * rounds are apart: every round of this build worse than every round of the other (with 3 rounds a side, 1 chance in
+ * 20 when both run the same code). Better is the mirror of worse; anything else is within.
  */
 export function compareFigure({ name, group, thisRounds, otherRounds, floor = DEFAULT_FLOOR }) {
   const sample = thisRounds.find(Boolean) ?? otherRounds.find(Boolean);
@@ -125,12 +126,21 @@ export function compareFigure({ name, group, thisRounds, otherRounds, floor = DE
   const loss = middle(logLosses);
   const noise = (Math.max(...logLosses) - Math.min(...logLosses)) / 2;
   const tolerance = Math.max(Math.log1p(floor), noise);
-  const judged = loss > tolerance ? "worse" : -loss > tolerance ? "better" : "within";
+  // Apart: the other's worst round beats this build's best (worse), or this build's worst beats their best (better).
+  const beats = (x, y) => (better === "lower" ? x < y : x > y);
+  const best = (xs) => (better === "lower" ? Math.min(...xs) : Math.max(...xs));
+  const worst = (xs) => (better === "lower" ? Math.max(...xs) : Math.min(...xs));
+  const mineKept = mineKnown.filter((x) => x > 0);
+  const theirsKept = theirsKnown.filter((x) => x > 0);
+  const worseApart = beats(worst(theirsKept), best(mineKept));
+  const betterApart = beats(worst(mineKept), best(theirsKept));
+  const judged = loss > tolerance && worseApart ? "worse" : -loss > tolerance && betterApart ? "better" : "within";
   return {
     ...verdict(judged),
     ratio: Math.exp(better === "lower" ? loss : -loss),
     worse_by: Math.expm1(loss) + 0, // + 0: no -0 when the builds are equal
     tolerance: Math.expm1(tolerance),
+    rounds_apart: worseApart || betterApart,
     pairs: logLosses.length,
   };
 }

@@ -79,15 +79,15 @@ describe("measureOf", () => {
 
 describe("compareFigure", () => {
   it("finds a rate 20 % lower in every round worse, by 25 % of this build's rate", () => {
-    const result = compare([plain(80), plain(160), plain(120)], [plain(100), plain(200), plain(150)]);
+    const result = compare([plain(80), plain(82), plain(84)], [plain(100), plain(102.5), plain(105)]);
     assert.equal(result.verdict, "worse");
     assert.equal(result.no_worse, false);
     assert.equal(result.better, "higher");
     assert.equal(result.compared, "value");
     assert.ok(Math.abs((result.worse_by ?? 0) - 0.25) < 1e-9);
     assert.ok(Math.abs((result.ratio ?? 0) - 0.8) < 1e-9);
-    assert.equal(result.this, 120);
-    assert.equal(result.other, 150);
+    assert.equal(result.this, 82);
+    assert.equal(result.other, 102.5);
     assert.equal(result.pairs, 3);
   });
 
@@ -97,14 +97,29 @@ describe("compareFigure", () => {
     assert.equal(compare([plain(103, "ms")], [plain(100, "ms")], 0.02).verdict, "worse");
   });
 
-  it("pairs round with round, so a load that drifts between rounds falls on both builds alike", () => {
-    // Each side alone spreads by a factor of 3, but each round's pair differs by the same 11 %: worse.
-    const result = compare(
+  it("finds a figure worse only when its rounds are apart as well: this build's best worse than the other's worst", () => {
+    // Each pair differs by the same 10 %, but the rounds overlap: within.
+    const overlapping = compare(
       [plain(110, "ms"), plain(220, "ms"), plain(330, "ms")],
       [plain(100, "ms"), plain(200, "ms"), plain(300, "ms")],
     );
-    assert.equal(result.verdict, "worse");
-    assert.ok(Math.abs((result.tolerance ?? 0) - 0.05) < 1e-9);
+    assert.deepEqual([overlapping.verdict, overlapping.rounds_apart], ["within", false]);
+    const apart = compare(
+      [plain(110, "ms"), plain(115, "ms"), plain(120, "ms")],
+      [plain(100, "ms"), plain(102, "ms"), plain(104, "ms")],
+    );
+    assert.deepEqual([apart.verdict, apart.rounds_apart], ["worse", true]);
+    assert.ok(Math.abs((apart.tolerance ?? 0) - 0.05) < 1e-9);
+  });
+
+  it("finds the same code within: idempotent_replay_ms of two builds of one source, paired losses 7-15 %", () => {
+    // A run of --against on two checkouts of the same source (load 8 to 5): the rounds overlap.
+    const result = compare(
+      [plain(0.664, "ms"), plain(0.746, "ms"), plain(0.769, "ms")],
+      [plain(0.618, "ms"), plain(0.647, "ms"), plain(0.675, "ms")],
+    );
+    assert.ok((result.worse_by ?? 0) > 0.13);
+    assert.equal(result.verdict, "within");
   });
 
   it("widens the tolerance to the rounds' noise: losses of 0.8, 1.2 and 1.25 are within", () => {
