@@ -142,7 +142,7 @@ export async function grpcGetTaskRps({ quick }) {
   }
   for (const name of ["grpc", "sdk", "jsonrpc"])
     log(
-      `GetTask ${name}: ${runs[name].map((r) => `${r.rps.toFixed(0)} req/s (p99 ${r.p99.toFixed(1)} ms)`).join(", ")}`,
+      `GetTask ${name}: ${runs[name].map((r) => `${r.rps.toFixed(0)} req/s (p99 ${r.p99.toFixed(1)} ms, CPU ${r.cpuUs.toFixed(0)} µs a call)`).join(", ")}`,
     );
   const ours = medianRun(runs.grpc);
   const peer = medianRun(runs.sdk);
