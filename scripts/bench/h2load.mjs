@@ -3,7 +3,7 @@
 // load (docs/benchmarks.md, "Where the cost is"). This file runs it and reads what it prints; grpc-rps.mjs checks
 // that every answer was a whole GetTask answer.
 import { spawn } from "node:child_process";
-import { accessSync, constants, readFileSync } from "node:fs";
+import { accessSync, constants, readFileSync, rmSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { track } from "./lib.mjs";
 
@@ -84,6 +84,7 @@ export function parseH2loadLog(text) {
 export function judgeH2load(summary, rows, answerBytes) {
   const { requests, status, dataBytes } = summary;
   const problems = [];
+  const inFlight = requests.started - requests.done;
   if (requests.done === 0 || rows.length === 0) problems.push("no request was answered");
   if (requests.succeeded !== requests.done || requests.failed + requests.errored + requests.timeout > 0)
     problems.push(`${requests.failed} failed, ${requests.errored} errored, ${requests.timeout} timed out`);
@@ -91,11 +92,13 @@ export function judgeH2load(summary, rows, answerBytes) {
   const not2xx = status["3xx"] + status["4xx"] + status["5xx"];
   if (not2xx > 0 || status["2xx"] < requests.done)
     problems.push(`${status["2xx"]} answers 2xx and ${not2xx} not, for ${requests.done} calls`);
+  // One row a call answered (h2load appends to a log file that exists, so rows of an earlier run would show here).
+  if (rows.length < requests.done || rows.length > requests.started)
+    problems.push(`the log has ${rows.length} rows for ${requests.done} calls (${inFlight} more in flight)`);
   const not200 = rows.filter((row) => row.status !== 200).length;
   if (not200 > 0) problems.push(`${not200} of ${rows.length} logged answers were not HTTP 200`);
   // Calls still in flight when the time is up are started but not done, and some of their answers arrive whole (on
   // HTTP/1.1): their bytes count, so each done call must have brought one answer and no more than those came besides.
-  const inFlight = requests.started - requests.done;
   if (dataBytes < requests.done * answerBytes || dataBytes > requests.started * answerBytes)
     problems.push(
       `${dataBytes} bytes of answers for ${requests.done} calls (${inFlight} more in flight), not ${answerBytes} each`,
@@ -114,7 +117,8 @@ export function judgeH2load(summary, rows, answerBytes) {
 
 /**
  * One h2load run: `clients` connections with `streams` requests in flight on each, POSTing `bodyFile` to `url` with
- * `headers` for `seconds`; `h1` for HTTP/1.1. Resolves with its summary text and its log's text.
+ * `headers` for `seconds`; `h1` for HTTP/1.1. Resolves with its summary text and its log's text (of this run
+ * alone).
  */
 export function runH2load(h2load, { url, bodyFile, headers, clients, streams, seconds, h1 = false, logFile }) {
   const args = [
@@ -134,6 +138,7 @@ export function runH2load(h2load, { url, bodyFile, headers, clients, streams, se
     logFile,
     url,
   ];
+  rmSync(logFile, { force: true }); // h2load appends to it
   const child = track(spawn(h2load, args, { stdio: ["ignore", "pipe", "pipe"] }));
   return new Promise((resolve, reject) => {
     let out = "";

@@ -86,6 +86,11 @@ describe("judgeH2load", () => {
     assert.match(judgeH2load(parseH2loadSummary(tooMuch), parseH2loadLog(log(200)), 2871).error ?? "", /bytes/);
   });
 
+  it("fails when the log holds rows of another run (h2load appends to its log file)", () => {
+    const run = judgeH2load(parseH2loadSummary(summary({ done: 200 })), parseH2loadLog(log(400)), 2871);
+    assert.match(run.error ?? "", /the log has 400 rows for 200 calls/);
+  });
+
   it("fails when answers are shorter than one GetTask answer (grpc errors answered with HTTP 200)", () => {
     const errors = summary({ done: 200, data: 0 });
     assert.match(
