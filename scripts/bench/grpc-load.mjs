@@ -1,4 +1,5 @@
-// The load of `grpc-rps` (scripts/bench/grpc-rps.mjs), in a process of its own: GetTask of one task for a while,
+// The load of `grpc-rps` (scripts/bench/grpc-rps.mjs) where h2load is not installed, in a process of its own (its own
+// CPU, about 85 µs a call, caps the ratio on 2 cores: docs/benchmarks.md): GetTask of one task for a while,
 // `concurrency` calls in flight, over gRPC (one HTTP/2 session, its calls multiplexed) or over HTTP JSON-RPC (keep-alive
 // connections, one call each at a time), after `warmup` seconds of the same load that are not counted. Prints
 // `{ requests, seconds, p99_ms }` on stdout.
@@ -6,6 +7,7 @@
 import { Agent, request } from "node:http";
 import { connect } from "node:http2";
 import { create, toBinary } from "@bufbuild/protobuf";
+import { grpcFrame } from "./h2load.mjs";
 
 const [kind, target, id, token, seconds, concurrency, warmup = "0"] = process.argv.slice(2);
 const gen = await import(new URL("../../dist/grpc/gen/a2a_pb.js", import.meta.url).href);
@@ -18,11 +20,7 @@ const gen = await import(new URL("../../dist/grpc/gen/a2a_pb.js", import.meta.ur
 function grpcCaller() {
   const session = connect(`http://${target}`);
   session.on("error", () => {});
-  const message = toBinary(gen.GetTaskRequestSchema, create(gen.GetTaskRequestSchema, { id }));
-  // The gRPC frame: not compressed, the length, the message.
-  const body = Buffer.alloc(5 + message.length);
-  body.writeUInt32BE(message.length, 1);
-  body.set(message, 5);
+  const body = grpcFrame(toBinary(gen.GetTaskRequestSchema, create(gen.GetTaskRequestSchema, { id })));
   const headers = {
     ":method": "POST",
     ":path": "/lf.a2a.v1.A2AService/GetTask",
