@@ -5,7 +5,7 @@ import { median } from "./lib.mjs";
 
 /**
  * The `stream_throughput_shapes` cells, by shape and write size, in which our bridge and the plain one run the same
- * code, on either binding: their ratio is a coin toss (docs/benchmarks.md, 2026-12-05). Our encoder leaves
+ * code, on either binding: their ratio is a coin toss (docs/benchmarks.md, "How figures are judged"). Our encoder leaves
  * JSON.stringify only for an output event of 1 KiB or more that holds an ANSI escape, or of 4 KiB or more that is
  * plain ASCII (src/a2a/wire/encode.ts). So:
  * - UTF-8 text holds no escape and is not ASCII: JSON.stringify at every size;
