@@ -241,28 +241,25 @@ describe("run in a terminal (tmux)", { timeout: 60_000 }, () => {
     if (!HAS_TMUX) return t.skip(NO_TMUX);
     const pane = start(["run", "--workspace", "examples/workspace", "examples/envelopes/assess-interactive.json"]);
     await server.waitFor(pane, "the prompt box", (screen) => screen.includes("press y or n"));
-    // Each width in turn, once the box is redrawn at it: its whole top border, both corners, as wide as the pane. A
-    // wider border that the terminal has only wrapped at this width starts a row the same way, but is no redraw:
-    // resizing again before the redraw would test the terminal's reflow of a reflow, not the tool.
-    const redrawnAt = (columns: number) => (s: string) =>
+    const count = (text: string, where: string) => where.split("\n").filter((line) => line.includes(text)).length;
+    // Each width in turn, once the screen is clean at it: one box, its whole top border as wide as the pane, and one
+    // state line. A wider border that the terminal has only wrapped at this width starts a row the same way, but is
+    // no redraw; a copy left by a redraw gone wrong, unwrapped as the pane widens, is the width of the pane too, but
+    // then there are two boxes. Resizing again before the clean screen would test the terminal's reflow of a
+    // reflow, not the tool.
+    const cleanAt = (columns: number) => (s: string) =>
       s
         .split("\n")
         .some(
           (line) => line.startsWith("╭") && line.endsWith("╮") && line.length >= columns - 2 && line.length <= columns,
-        );
+        ) &&
+      count("╭", s) === 1 &&
+      count("╰", s) === 1 &&
+      count("Ctrl-C cancels", s) === 1;
     for (const columns of [60, 40, 100, 45, 100]) {
       server.resize(pane, columns);
-      await server.waitFor(pane, `the box redrawn at ${columns} columns`, redrawnAt(columns));
+      await server.waitFor(pane, `one box and one state line, redrawn at ${columns} columns`, cleanAt(columns));
     }
-    const count = (text: string, where: string) => where.split("\n").filter((line) => line.includes(text)).length;
-    // A border left from the first pass at 100 columns, unwrapped by the terminal as it widens, also matches
-    // redrawnAt(100): the test waits for the clean screen itself (one box, one state line), and fails if it never
-    // comes, rather than judging whichever frame it caught first.
-    await server.waitFor(
-      pane,
-      "one box and one state line at 100 columns",
-      (s) => redrawnAt(100)(s) && count("╭", s) === 1 && count("╰", s) === 1 && count("Ctrl-C cancels", s) === 1,
-    );
     const history = server.history(pane);
     assert.equal(count("adapter-command sandbox-agent-runner", history), 1, `headers:\n${history}`);
     server.keys(pane, "y");

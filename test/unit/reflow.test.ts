@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
 import { describe, it } from "node:test";
-import { guardReflow, rowsOf, terminalReflows } from "../../src/ui/ink/reflow.js";
+import { clockMayRedraw, guardReflow, RESIZE_SETTLE_MS, rowsOf, terminalReflows } from "../../src/ui/ink/reflow.js";
 
 /** A terminal stream: records writes, has a width, emits resize. */
 function fakeTerminal(columns: number) {
@@ -67,6 +67,23 @@ describe("guardReflow", () => {
     guard.dispose();
   });
 
+  it("the live area hears of a resize after the erase and before Ink, so Ink's one redraw is the final frame", () => {
+    const { stream, written } = fakeTerminal(100);
+    const guard = guardReflow(stream);
+    const order: string[] = [];
+    guard.stdout.on("resize", () => order.push("ink"));
+    const stop = guard.beforeRedraw(() => order.push(`area after ${JSON.stringify(written.at(-1))}`));
+    guard.stdout.write(frameWrite(["x".repeat(100), "status"]));
+    stream.columns = 50;
+    stream.emit("resize");
+    assert.deepEqual(order, [`area after ${JSON.stringify("\u001b[3A\r\u001b[J\u001b[2B")}`, "ink"]);
+    stop();
+    stream.columns = 40;
+    stream.emit("resize");
+    assert.equal(order.length, 3, "unsubscribed: only Ink hears of the next one");
+    guard.dispose();
+  });
+
   it("widening, or narrowing a frame that still fits, writes nothing of its own", () => {
     const { stream, written } = fakeTerminal(80);
     const guard = guardReflow(stream);
@@ -117,5 +134,17 @@ describe("guardReflow", () => {
     assert.equal(guard.stdout.isTTY, true);
     guard.dispose();
     assert.equal(stream.listenerCount("resize"), 0);
+  });
+});
+
+describe("clockMayRedraw", () => {
+  // tmux tells the program of a resize that follows another within 250 ms only once that interval is over, having
+  // reflowed the pane already: a frame drawn in between is erased by the old width and leaves copies on screen.
+  it("holds the clock's redraws for tmux's 250 ms (and room for its timer) after a resize, then lets them go", () => {
+    assert.equal(clockMayRedraw(1_000, undefined), true);
+    assert.ok(RESIZE_SETTLE_MS > 250);
+    assert.equal(clockMayRedraw(1_000, 1_000), false);
+    assert.equal(clockMayRedraw(1_250, 1_000), false);
+    assert.equal(clockMayRedraw(1_000 + RESIZE_SETTLE_MS, 1_000), true);
   });
 });

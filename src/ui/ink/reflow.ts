@@ -14,6 +14,13 @@ const AFTER_ERASE = "\u001b[G";
 export interface ReflowGuard {
   /** The stream to hand to Ink. */
   stdout: NodeJS.WriteStream;
+  /**
+   * Calls `listener` on each resize before Ink hears of it (returns the unsubscribe). The live area takes the new size
+   * here, so that the frame Ink draws at once on a resize is already the final one: a second frame drawn a moment
+   * later (after React re-renders) can meet a terminal that has taken a further resize this process has not heard of
+   * yet (tmux holds it back, see RESIZE_SETTLE_MS), and be erased by the width the terminal no longer has.
+   */
+  beforeRedraw(listener: () => void): () => void;
   dispose(): void;
 }
 
@@ -24,11 +31,24 @@ export function rowsOf(frame: string, columns: number): number {
   return lines.reduce((rows, line) => rows + Math.max(1, Math.ceil(stringWidth(line) / Math.max(1, columns))), 0);
 }
 
+/**
+ * How long after a resize the clock's redraws wait. tmux reflows a pane at once but tells the program (SIGWINCH, and
+ * the size the pty reports) of a resize that follows another within 250 ms only when that interval is over; a frame
+ * drawn meanwhile is erased by the old width and leaves rows of the last one on screen, which no erasing can find
+ * later. A redraw that only moves the clock waits this long (tmux's 250 ms, and room for its timer to run late).
+ */
+export const RESIZE_SETTLE_MS = 500;
+
+/** Whether a redraw of the clock alone may go out at `now`, the last resize having been heard at `resizedAt`. */
+export const clockMayRedraw = (now: number, resizedAt: number | undefined) =>
+  resizedAt === undefined || now - resizedAt >= RESIZE_SETTLE_MS;
+
 /** xterm cuts lines when narrowed rather than wrapping them again (it sets XTERM_VERSION); the others reflow. */
 export const terminalReflows = (env: NodeJS.ProcessEnv = process.env) => !("XTERM_VERSION" in env);
 
 export function guardReflow(real: NodeJS.WriteStream, reflows = terminalReflows()): ReflowGuard {
   const resizes = new EventEmitter();
+  const first = new Set<() => void>();
   let frame = "";
   /** The rows of `frame` past Ink's count were erased already: Ink's own erasing now takes the rest. */
   let surplusErased = false;
@@ -68,6 +88,7 @@ export function guardReflow(real: NodeJS.WriteStream, reflows = terminalReflows(
   };
   const onResize = () => {
     eraseSurplus(real.columns || 80);
+    for (const listener of first) listener();
     resizes.emit("resize");
   };
   real.on("resize", onResize);
@@ -97,6 +118,10 @@ export function guardReflow(real: NodeJS.WriteStream, reflows = terminalReflows(
   });
   return {
     stdout,
+    beforeRedraw(listener) {
+      first.add(listener);
+      return () => first.delete(listener);
+    },
     dispose: () => {
       real.off("resize", onResize);
     },

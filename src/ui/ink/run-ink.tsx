@@ -1,13 +1,13 @@
 // The live area on a terminal, drawn by Ink: mounted once Ink has loaded, while the scrollback carries the rest.
 // This module is the only one that loads Ink and React, so nothing waits for them before the first lines appear.
 import { render, useStdout } from "ink";
-import { type ReactNode, useEffect, useLayoutEffect, useState, useSyncExternalStore } from "react";
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState, useSyncExternalStore } from "react";
 import { isTerminal } from "../../core/task/task.js";
 import type { Io } from "../../io/io.js";
 import type { ModelStore } from "../model-store.js";
 import type { Scrollback } from "../scrollback.js";
 import { LiveArea, type ScreenProps } from "./components.js";
-import { guardReflow } from "./reflow.js";
+import { clockMayRedraw, guardReflow } from "./reflow.js";
 
 export interface LiveOptions {
   store: ModelStore;
@@ -25,52 +25,71 @@ export interface MountedLive {
   close(): void;
 }
 
-function Live({ store, scrollback, onAnswer, onInterrupt, terminalRows, Screen = LiveArea }: LiveOptions & Rows) {
+function Live({
+  store,
+  scrollback,
+  onAnswer,
+  onInterrupt,
+  columns,
+  rows,
+  resizedAt,
+  Screen = LiveArea,
+}: LiveOptions & Size) {
   const model = useSyncExternalStore(store.subscribe, store.get);
-  const { stdout, write } = useStdout();
+  const { write } = useStdout();
   // While the area is drawn, lines for the scrollback go through Ink: it erases the area, writes them, draws again.
   useLayoutEffect(() => {
     scrollback.route(write);
     return () => scrollback.route(undefined);
   }, [scrollback, write]);
-  const [columns, setColumns] = useState(stdout.columns || 80);
-  // The real height (the stream Ink draws on hides it: src/ui/ink/reflow.ts).
-  const [rows, setRows] = useState(terminalRows());
-  useEffect(() => {
-    const resized = () => {
-      setColumns(stdout.columns || 80);
-      setRows(terminalRows());
-    };
-    stdout.on("resize", resized);
-    return () => {
-      stdout.off("resize", resized);
-    };
-  }, [stdout, terminalRows]);
+  const lastResize = useRef(resizedAt);
+  lastResize.current = resizedAt;
   const [now, setNow] = useState(Date.now());
   const ended = model.task !== undefined && isTerminal(model.task.state);
   useEffect(() => {
     if (ended) return;
-    const tick = setInterval(() => setNow(Date.now()), 250);
+    // Not just after a resize: the terminal may have taken a later one that this process hears of only later.
+    const tick = setInterval(() => {
+      if (clockMayRedraw(Date.now(), lastResize.current)) setNow(Date.now());
+    }, 250);
     return () => clearInterval(tick);
   }, [ended]);
   return <Screen model={model} now={now} columns={columns} rows={rows} onAnswer={onAnswer} onInterrupt={onInterrupt} />;
 }
 
-/** The terminal's real height (undefined where it has none: the area is then not cut). */
-interface Rows {
-  terminalRows(): number | undefined;
+/** The terminal's size, given as props: a resize re-renders the area at once (mountLive). */
+interface Size {
+  columns: number;
+  /** The real height (undefined where it has none: the area is then not cut); the stream Ink draws on hides it. */
+  rows: number | undefined;
+  /** When the last resize was heard (Date.now()), if one was. */
+  resizedAt: number | undefined;
 }
 
 export function mountLive(options: LiveOptions, io: Io): MountedLive {
   const terminal = guardReflow(io.stdout);
-  const instance = render(<Live {...options} terminalRows={() => io.stdout.rows || undefined} />, {
+  let resizedAt: number | undefined;
+  const live = () => (
+    <Live {...options} columns={io.stdout.columns || 80} rows={io.stdout.rows || undefined} resizedAt={resizedAt} />
+  );
+  const instance = render(live(), {
     stdin: io.stdin,
     stdout: terminal.stdout,
     stderr: io.stderr,
     exitOnCtrlC: false,
     patchConsole: false,
   });
-  const exited = instance.waitUntilExit().finally(terminal.dispose);
+  // The area re-renders at the new size before Ink hears of the resize, in one go (Ink's rerender is synchronous):
+  // the frame Ink draws on the resize is then the final one, with no second frame a moment later that a further
+  // resize, held back by tmux, could catch (src/ui/ink/reflow.ts, beforeRedraw).
+  const stopSizing = terminal.beforeRedraw(() => {
+    resizedAt = Date.now();
+    instance.rerender(live());
+  });
+  const exited = instance.waitUntilExit().finally(() => {
+    stopSizing();
+    terminal.dispose();
+  });
   exited.catch(() => {});
   return {
     exited,
