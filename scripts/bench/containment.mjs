@@ -96,7 +96,8 @@ async function markerInProcess(tasks) {
   const dist = (path) => new URL(`../../dist/core/${path}`, import.meta.url).href;
   const { Dispatcher } = await import(dist("task/dispatcher.js"));
   const { MemoryStore } = await import(new URL("../../dist/store/memory.js", import.meta.url).href);
-  const { analyzeInput } = await import(dist("envelope/envelope.js"));
+  // Files are read with their format (the 0.3 message of CONTRACT 2): src/a2a/input-file.ts.
+  const { analyzeInput } = await import(new URL("../../dist/a2a/input-file.js", import.meta.url).href);
   const { markerGuard } = await import(dist("containment/marker-guard.js"));
   const { REAL_HOST } = await import(dist("containment/host.js"));
   const { Watchdog } = await import(dist("containment/watchdog.js"));
