@@ -103,7 +103,8 @@ const print = ({ name, value, unit, baseline, ratio, goal, meets, ...details }) 
     Object.entries(details).map(([key, x]) => [key, Array.isArray(x) ? x.map(roundDetail) : roundDetail(x)]),
   );
   const line = { name, value: round(value), unit, baseline: round(baseline), ratio: round(ratio), goal, meets };
-  process.stdout.write(`${JSON.stringify({ ...line, ...extra })}\n`);
+  // Figures move with the Node line (the ratio against the SDK's gRPC server among them), so each says which ran it.
+  process.stdout.write(`${JSON.stringify({ ...line, ...extra, node: process.version })}\n`);
 };
 
 let aborted = false;

@@ -2,11 +2,12 @@
 // process of its own, against the official @a2a-js/sdk 1.3 express server holding the same task (the goal), and, as
 // a reference without a goal, the CPU time per request beside a minimal Hono app answering the same bytes: what the
 // framework itself costs. (A goal against a bare node:http server was withdrawn: the framework's own floor is most of
-// the distance; docs/benchmarks.md.)
+// the distance; docs/benchmarks.md.) Rounds take turns, each on servers started for it (freshRounds).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freshRounds } from "./fresh-rounds.mjs";
 import { autocannon, HttpBridge, send10, startScript } from "./http-lib.mjs";
 import { cpuSecondsOf, log, median } from "./lib.mjs";
 
@@ -35,46 +36,61 @@ const getTask = (id) => ({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { i
 const medianRun = (runs) =>
   [...runs].sort((a, b) => a.requests.average - b.requests.average)[Math.floor(runs.length / 2)];
 
+/** One of our servers holding the task: its URL, its headers and its GetTask body. */
+async function startOurs() {
+  const bridge = new HttpBridge();
+  try {
+    await bridge.ready();
+    const { id, answer } = await storedTask(bridge);
+    const headers = { ...HEADERS, Authorization: `Bearer ${bridge.token}` };
+    return {
+      url: bridge.url,
+      pid: bridge.pid,
+      headers,
+      body: JSON.stringify(getTask(id)),
+      answer,
+      stop: () => bridge.close(),
+    };
+  } catch (error) {
+    await bridge.close();
+    throw error;
+  }
+}
+
+const HEADERS = { "Content-Type": "application/json", "A2A-Version": "1.0" };
+
 export async function httpGetTaskRps({ quick }) {
   const seconds = quick ? 2 : 5;
   const warmup = quick ? 1 : 2;
   const rounds = quick ? 1 : 3;
   const dir = mkdtempSync(join(tmpdir(), "adapter-command-bench-"));
-  const bridge = new HttpBridge();
-  const others = [];
   const runs = { ours: [], sdk: [], hono: [] };
   /** Each server's CPU µs per request answered, one figure per round. */
   const cpu = { ours: [], sdk: [], hono: [] };
   let bytes;
   try {
-    await bridge.ready();
-    const { id, answer } = await storedTask(bridge);
-    bytes = Buffer.byteLength(answer);
-    writeFileSync(join(dir, "answer.json"), answer);
-    writeFileSync(join(dir, "task.json"), JSON.stringify(JSON.parse(answer).result));
-    const sdk = await startScript(server("sdk"), [join(dir, "task.json")]);
-    others.push(sdk);
-    const hono = await startScript(server("hono"), [join(dir, "answer.json")]);
-    others.push(hono);
-    const body = JSON.stringify(getTask(id));
-    const headers = { "Content-Type": "application/json", "A2A-Version": "1.0" };
-    const targets = {
-      ours: [bridge.url, { ...headers, Authorization: `Bearer ${bridge.token}` }],
-      sdk: [sdk.url, headers],
-      hono: [hono.url, headers],
+    // The task the others hold, from one of ours; each of ours makes it again (the same answer but its id).
+    const first = await startOurs();
+    await first.stop();
+    bytes = Buffer.byteLength(first.answer);
+    writeFileSync(join(dir, "answer.json"), first.answer);
+    writeFileSync(join(dir, "task.json"), JSON.stringify(JSON.parse(first.answer).result));
+    const script = async (name, file) => {
+      const started = await startScript(server(name), [join(dir, file)]);
+      return { ...started, headers: HEADERS, body: first.body };
     };
-    const pids = { ours: bridge.pid, sdk: sdk.pid, hono: hono.pid };
-    // Rounds take turns, so that changes in the machine's load fall on every server alike.
-    for (let round = 0; round < rounds; round++)
-      for (const [name, [url, h]] of Object.entries(targets)) {
-        const before = cpuSecondsOf(pids[name]);
-        const run = await autocannon(`${url}/a2a/jsonrpc`, { body, headers: h, seconds, warmup });
-        runs[name].push(run);
-        cpu[name].push(((cpuSecondsOf(pids[name]) - before) * 1e6) / run.allRequests);
-      }
+    const targets = {
+      ours: startOurs,
+      sdk: () => script("sdk", "task.json"),
+      hono: () => script("hono", "answer.json"),
+    };
+    await freshRounds(targets, rounds, async (name, { url, pid, headers, body }) => {
+      const before = cpuSecondsOf(pid);
+      const run = await autocannon(`${url}/a2a/jsonrpc`, { body, headers, seconds, warmup });
+      runs[name].push(run);
+      cpu[name].push(((cpuSecondsOf(pid) - before) * 1e6) / run.allRequests);
+    });
   } finally {
-    for (const other of others) await other.stop();
-    await bridge.close();
     rmSync(dir, { recursive: true, force: true });
   }
   const picked = Object.fromEntries(Object.entries(runs).map(([name, list]) => [name, medianRun(list)]));
