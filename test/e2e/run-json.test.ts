@@ -1,10 +1,15 @@
 // `run --json` end to end: the task's A2A 0.3 events as NDJSON on stdout (CONTRACT sections 3.3, 5.3 and 6).
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { StringDecoder } from "node:string_decoder";
 import { describe, it } from "node:test";
 import { ADAPTER_URI } from "../../src/core/uris.js";
 import { binaryFixtureBytes } from "../helpers/binary-output.js";
-import { AT_ONCE, FIXTURES, runCli } from "../helpers/cli.js";
+import { AT_ONCE, type CliOptions, FIXTURES, runCli } from "../helpers/cli.js";
 import { writeEnvelope, writeMessage } from "../helpers/envelopes.js";
 
 const runJson = (file: string) => ["run", "--json", "--workspace", FIXTURES, file];
@@ -98,8 +103,8 @@ const textOf = (events: WireEvent[], stream: string) =>
  * chunks arrived: A2A shapes, `final` on the last event only, seq strictly increasing in print order across both
  * streams, `append` false only on each stream's first chunk, each stream's concatenated text exactly as written.
  */
-async function interleaved(fixture: string, count: number) {
-  const result = await runCli(runJson(writeEnvelope({ working_dir: fixture, timeout_seconds: 30 })));
+async function interleaved(fixture: string, count: number, options: CliOptions = {}) {
+  const result = await runCli(runJson(writeEnvelope({ working_dir: fixture, timeout_seconds: 30 })), options);
   assert.equal(result.code, 0, result.stderr);
   const events = parseNdjson(result.stdout);
   checkEvents(events);
@@ -132,38 +137,90 @@ async function interleaved(fixture: string, count: number) {
   return { events, chunks };
 }
 
-// The order of two pipes is only as good as the machine's load allows (test/fixtures/README.md, interleave-slow):
-// these run alone.
+/**
+ * Paces `interleave-ack` (test/fixtures/README.md): the Unix socket it connects to, and an `onStdout` for `runCli`
+ * that sends it one "\n" for each line the tool has put out in an artifact event. A line in an event is a line the
+ * tool has read, so when the fixture writes its next line both pipes are empty: the tool reads the lines, and numbers
+ * them, in the order they were written, however loaded the machine is.
+ */
+async function ackRelay() {
+  const dir = mkdtempSync(join(tmpdir(), "interleave-ack-"));
+  const path = join(dir, "ack.sock");
+  let fixture: Socket | undefined;
+  // Lines seen before the fixture's connection was accepted are acknowledged once it is.
+  let owed = 0;
+  const pay = () => {
+    if (fixture === undefined || owed === 0) return;
+    fixture.write("\n".repeat(owed));
+    owed = 0;
+  };
+  const server = createServer((socket) => {
+    socket.on("error", () => {});
+    fixture = socket;
+    pay();
+  });
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(path, resolve));
+  const decoder = new StringDecoder("utf8");
+  let partial = "";
+  const options: CliOptions = {
+    env: { FIXTURE_ACK_SOCKET: path },
+    onStdout: (chunk) => {
+      const lines = (partial + decoder.write(chunk)).split("\n");
+      partial = lines.pop() as string;
+      for (const line of lines) {
+        let event: WireEvent;
+        try {
+          event = JSON.parse(line) as WireEvent;
+        } catch {
+          continue; // parseNdjson reports it once the run is over
+        }
+        const text = event.kind === "artifact-update" ? event.artifact?.parts[0]?.text : undefined;
+        if (typeof text === "string") owed += text.split("\n").length - 1;
+      }
+      pay();
+    },
+  };
+  return {
+    options,
+    close(): void {
+      fixture?.destroy();
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe("run --json: interleaved streams", () => {
+  // The order of two pipes written 1 ms apart is only as good as the machine's load allows: this one runs alone.
   it("interleave: A2A events; seq strictly increasing across both streams; each stream's text exact", async () => {
     const { events, chunks } = await interleaved("interleave", 200);
     const states = events.filter((event) => event.kind === "status-update").map((event) => event.status?.state);
     assert.deepEqual(states, ["submitted", "working", "completed"]);
     // The streams really are interleaved by seq, not one after the other. (The exact alternation is not asserted
     // here: with writes 1 ms apart on two pipes, even a bare Node reader sometimes receives two lines swapped;
-    // the next test proves the exact rebuild with writes 10 ms apart.)
+    // the next test proves the exact rebuild with each line written once the tool has read the one before.)
     let switches = 0;
     const bySeq = [...chunks].sort((a, b) => a.seq - b.seq);
     for (let i = 1; i < bySeq.length; i++) if (bySeq[i]?.stream !== bySeq[i - 1]?.stream) switches += 1;
     assert.ok(switches >= 50, `only ${switches} switches between stdout and stderr in seq order`);
   });
 
-  it("interleave-slow: sorting the chunks by seq rebuilds the exact alternating out N / err N order", async () => {
+  it("interleave-ack: sorting the chunks by seq rebuilds the exact alternating out N / err N order", async () => {
     let expected = "";
     for (let n = 1; n <= 50; n++) expected += `out ${n}\nerr ${n}\n`;
-    // Arrival order across two pipes is the kernel's and the scheduler's: on an overloaded machine a reader can
-    // wake after both pipes got a line and read them in either order, whatever the tool does. So the exact
-    // rebuild must show in one of three runs; every run must pass all the checks of `interleaved`.
-    let rebuilt = "";
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      const { chunks } = await interleaved("interleave-slow", 50);
-      rebuilt = [...chunks]
+    const relay = await ackRelay();
+    try {
+      const { chunks } = await interleaved("interleave-ack", 50, relay.options);
+      // Each line was written alone, once the tool had read the one before: each is a chunk of its own.
+      assert.equal(chunks.length, 100, "one chunk a line");
+      const rebuilt = [...chunks]
         .sort((a, b) => a.seq - b.seq)
         .map((chunk) => chunk.text)
         .join("");
-      if (rebuilt === expected) break;
+      assert.equal(rebuilt, expected);
+    } finally {
+      relay.close();
     }
-    assert.equal(rebuilt, expected);
   });
 });
 

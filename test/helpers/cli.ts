@@ -23,6 +23,8 @@ export interface CliOptions {
   timeoutMs?: number;
   /** Another copy of the binary (an install made by the test); the built one by default. */
   bin?: string;
+  /** Sees stdout as it comes, for a test that answers what the tool prints while it runs. */
+  onStdout?: (chunk: Buffer) => void;
 }
 
 /** Starts the binary; the caller reads and writes its pipes. */
@@ -39,7 +41,10 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   const child = startCli(args, options);
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stdout.on("data", (chunk: Buffer) => {
+    out.push(chunk);
+    options.onStdout?.(chunk);
+  });
   child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
   child.stdin.on("error", () => {});
   child.stdin.end(options.input ?? "");

@@ -330,6 +330,9 @@ describe("dispatcher: text-line prompts and answers", () => {
       assert.equal(back.prompt, undefined);
       assert.deepEqual(states.slice(states.indexOf("input-required")), ["input-required", "working"]);
       await assertRefused(answer(task, promptId, "y"), "hitl_unknown", "unknown_or_answered", promptId);
+      // An absence needs a time window: nothing tells when the settle check has found no prompt. This window opens
+      // after the output that withdrew the prompt arrived, on the event loop that runs the dispatcher, so the settle
+      // timer, set before it for a third of the time, fires first however late both fire on a loaded machine.
       await sleep(SETTLE_MS * 3);
       assert.equal(dispatcher.get(task.id, false).state, "working", "the output after the prompt is no new prompt");
     });
