@@ -187,67 +187,91 @@ describe("--require-extensions", () => {
 describe("event numbers (CONTRACT 9.4)", () => {
   let server: HttpServer;
   before(async () => {
-    server = await startHttp([], { FIXTURE_BYTES: String(1024 * 1024 * 1024) });
+    // A flood that goes on until it is canceled: every resubscription is made while output still pours in, however
+    // slowly this machine runs the test.
+    server = await startHttp([], { FIXTURE_BYTES: "Infinity" });
   });
   after(async () => {
     await server?.close();
   });
 
-  /** Reads `count` events of a 1.0 stream (or to its end) and checks its ids: the Task's n, then n+1, n+2... */
-  async function checkIds(events: () => Promise<SseEvent | undefined>, count: number): Promise<number> {
+  /** True for the `event: error` that ends a stream whose client fell too far behind (CONTRACT 8.4), REST or JSON-RPC. */
+  function slowConsumerEnd(event: SseEvent): boolean {
+    const error = event.data?.error;
+    return event.event === "error" && (error?.details ?? error?.data)?.[0]?.reason === "SLOW_CONSUMER";
+  }
+
+  /**
+   * Reads a 1.0 stream's Task and then up to `count` events, and checks their ids: the Task's n, then n+1, n+2...
+   * Only a SLOW_CONSUMER end stops it early: a loaded machine can leave this test's reader too far behind the flood,
+   * and such a client subscribes again (CONTRACT 8.4). The last id, and how many events after the Task it read.
+   */
+  async function checkIds(
+    events: () => Promise<SseEvent | undefined>,
+    count: number,
+  ): Promise<{ last: number; read: number }> {
     const first = await events();
     assert.ok(first?.data?.task, `a stream starts with the Task: ${JSON.stringify(first)?.slice(0, 300)}`);
     let last = Number(first.id);
     assert.ok(Number.isSafeInteger(last) && last >= 1, `the Task carries a number: ${first.id}`);
     for (let read = 0; read < count; read++) {
       const event = await events();
-      if (!event) break;
+      if (event && slowConsumerEnd(event)) return { last, read };
+      if (event === undefined || event.event !== undefined)
+        assert.fail(`the stream goes on: ${JSON.stringify(event)?.slice(0, 300)}`);
       assert.equal(Number(event.id), last + 1, "no gap and no repeat after the Task");
       last += 1;
     }
-    return last;
+    return { last, read: count };
   }
 
   it("every event of a 1.0 stream has its number; resubscribing mid-flood never misses or repeats one", async () => {
     const keep = () => true;
     const stream = await server.stream(
       "/a2a/rest/message:stream",
-      { method: "POST", body: paramsV1(envelopeParams("flood")) },
+      { method: "POST", body: paramsV1(envelopeParams("flood", { envelope: { timeout_seconds: 900 } })) },
       keep,
     );
     let first: SseEvent | undefined;
-    let seen = await checkIds(async () => {
-      const event = await stream.next();
-      first ??= event;
-      return event;
-    }, 200);
+    let seen = (
+      await checkIds(async () => {
+        const event = await stream.next();
+        first ??= event;
+        return event;
+      }, 200)
+    ).last;
     stream.destroy();
     const taskId = first?.data.task.id;
     assert.equal(first?.id, "1", "the Task holds the submitted status: event 1");
+    let slowEnds = 0;
     for (let round = 0; round < 8; round++) {
       for (const path of [`/a2a/rest/tasks/${taskId}:subscribe`, "/a2a/jsonrpc"]) {
         const rpc = path === "/a2a/jsonrpc";
-        const reader = await server.stream(path, {
-          method: "POST",
-          body: rpc ? { jsonrpc: "2.0", id: round, method: "SubscribeToTask", params: { id: taskId } } : undefined,
-        });
-        if (reader.status !== 200 || !String(reader.headers["content-type"]).startsWith("text/event-stream")) {
-          // The flood ended meanwhile: an ended task is -32004 (an answer, not a stream).
-          assert.ok(round > 0, "subscriptions were made while the output poured in");
+        // 150 events on each path in each round, through as many subscriptions as SLOW_CONSUMER ends call for.
+        for (let read = 0; read < 150; ) {
+          const reader = await server.stream(path, {
+            method: "POST",
+            body: rpc ? { jsonrpc: "2.0", id: round, method: "SubscribeToTask", params: { id: taskId } } : undefined,
+          });
+          // The flood ends only when canceled below, so every subscription is a stream (an ended task is -32004).
+          assert.equal(reader.status, 200, `round ${round}, ${path}: ${reader.status}`);
+          assert.match(String(reader.headers["content-type"]), /^text\/event-stream/, `round ${round}, ${path}`);
+          const next = async () => {
+            const event = await reader.next();
+            return event && rpc && event.event === undefined ? { ...event, data: event.data?.result } : event;
+          };
+          const got = await checkIds(next, 150 - read);
+          assert.ok(got.last >= seen, "numbers only grow across subscriptions");
+          seen = got.last;
+          read += got.read;
           reader.destroy();
-          return;
+          if (read < 150) slowEnds += 1;
+          assert.ok(slowEnds <= 64, "a reader too far behind again and again: the flood outruns every subscription");
         }
-        const next = async () => {
-          const event = await reader.next();
-          return event && rpc ? { ...event, data: event.data?.result } : event;
-        };
-        const last = await checkIds(next, 150);
-        assert.ok(last >= seen, "numbers only grow across subscriptions");
-        seen = last;
-        reader.destroy();
       }
     }
-    await server.call("CancelTask", { id: taskId });
+    const canceled = await server.call("CancelTask", { id: taskId });
+    assert.equal(canceled.status.state, "TASK_STATE_CANCELED");
   });
 
   it("stdio streams carry no numbers; 0.3 SSE streams have no id lines", async () => {
