@@ -36,6 +36,8 @@ const getTask = (id) => ({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { i
 const medianRun = (runs) =>
   [...runs].sort((a, b) => a.requests.average - b.requests.average)[Math.floor(runs.length / 2)];
 
+const HEADERS = { "Content-Type": "application/json", "A2A-Version": "1.0" };
+
 /** One of our servers holding the task: its URL, its headers and its GetTask body. */
 async function startOurs() {
   const bridge = new HttpBridge();
@@ -56,8 +58,6 @@ async function startOurs() {
     throw error;
   }
 }
-
-const HEADERS = { "Content-Type": "application/json", "A2A-Version": "1.0" };
 
 export async function httpGetTaskRps({ quick }) {
   const seconds = quick ? 2 : 5;
