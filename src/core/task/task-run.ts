@@ -153,16 +153,19 @@ export class TaskRun {
     clearTimeout(this.settleTimer);
     // Timers run on the event loop's cached clock and may fire a little early: check, and wait out the rest.
     const check = () => {
-      const wait = detector.quietInMs(deps.now());
+      // One reading of the clock for the whole decision: read again, a clock set back in between could find the
+      // output quiet and then not, and with no output to come no later check would raise the prompt.
+      const now = deps.now();
+      const wait = detector.quietInMs(now);
       if (wait > 0) {
         this.settleTimer = setTimeout(check, wait);
         return;
       }
-      const line = detector.due(deps.now());
+      const line = detector.due(now);
       const command = this.command;
       const deadline = Date.parse(record.deadline as string);
       // A command past its deadline, or being stopped, can no longer be answered: its prompt is not raised.
-      const answerable = command?.running && command.stopReason === null && deps.now() < deadline;
+      const answerable = command?.running && command.stopReason === null && now < deadline;
       if (line === undefined || record.state !== "working" || !answerable) return;
       record.prompt = newPrompt(line, new Date(deadline));
       this.move("input-required");
